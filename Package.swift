@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Spindle",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "spindle", targets: ["spindle"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // System libraries (Debian -dev packages).
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
+        // TagLib 1.13 behind a plain C header, so no Swift target needs C++ interop.
+        .target(name: "CTagLib",
+                cxxSettings: [.unsafeFlags(["-I/usr/include/taglib"])],
+                linkerSettings: [.linkedLibrary("tag"), .linkedLibrary("stdc++")]),
+
+        .target(name: "AudioDecoding", dependencies: ["CSndfile", "CMpg123", "CFFmpeg"]),
+        .target(name: "Analysis", dependencies: ["CFFTW"]),
+        .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Library", dependencies: ["Store"]),
+        .target(name: "Tagging", dependencies: ["CTagLib"]),
+        .target(name: "Pipeline", dependencies: [
+            "Store", "Library", "AudioDecoding", "Analysis", "Tagging",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
+        ]),
+        .executableTarget(name: "spindle", dependencies: [
+            "Pipeline", "Store", "AudioDecoding", "Analysis",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // Test support: synthesizes audio with libsndfile (no binary fixtures).
+        .target(name: "TestSupport", dependencies: ["CSndfile"], path: "Tests/TestSupport"),
+        .testTarget(name: "AudioDecodingTests", dependencies: ["AudioDecoding", "TestSupport"]),
+        .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "AudioDecoding", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "Store", "TestSupport"]),
+        .testTarget(name: "TaggingTests", dependencies: ["Tagging", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Store", "TestSupport"]),
+    ]
+)

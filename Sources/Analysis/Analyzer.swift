@@ -1,0 +1,29 @@
+/// The shape of a stream as the analyzers see it: interleaved Float frames.
+public struct StreamFormat: Sendable, Equatable {
+    public var sampleRate: Int
+    public var channels: Int
+
+    public init(sampleRate: Int, channels: Int) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+    }
+}
+
+/// One block of decoded audio, owned by the decode loop and lent to each analyzer in turn.
+/// `mono` is the channel average, computed once per block for the analyzers that want it.
+public struct AudioBlock {
+    public let interleaved: UnsafeBufferPointer<Float>
+    public let mono: UnsafeBufferPointer<Float>
+    public let frames: Int
+    public let channels: Int
+}
+
+/// Streaming analyzer: `start` once, `consume` any number of blocks, `finish` once.
+/// Pure DSP: no files, no database, memory independent of the stream's length.
+public protocol Analyzer: AnyObject {
+    associatedtype Output
+    /// Whether `AudioBlock.mono` must be filled for this analyzer.
+    var needsMono: Bool { get }
+    func consume(_ block: AudioBlock)
+    func finish() -> Output
+}

@@ -1,0 +1,47 @@
+import CFFTW
+import Foundation
+
+/// FFTW's planner is not thread-safe; only execution is. Every plan is made and destroyed under this lock.
+private let plannerLock = NSLock()
+
+/// A forward real FFT of a fixed size with its own buffers and plan (one per analyzer, so per thread).
+final class RealFFT {
+    let size: Int
+    let input: UnsafeMutablePointer<Float>
+    let output: UnsafeMutablePointer<fftwf_complex>
+    private let plan: fftwf_plan
+
+    init(size: Int) {
+        self.size = size
+        input = fftwf_alloc_real(size)
+        output = fftwf_alloc_complex(size / 2 + 1)
+        input.initialize(repeating: 0, count: size)
+        let input = self.input, output = self.output
+        plannerLock.lock()
+        plan = fftwf_plan_dft_r2c_1d(Int32(size), input, output, UInt32(FFTW_ESTIMATE))!
+        plannerLock.unlock()
+    }
+
+    deinit {
+        plannerLock.lock()
+        fftwf_destroy_plan(plan)
+        plannerLock.unlock()
+        fftwf_free(input)
+        fftwf_free(output)
+    }
+
+    /// Transforms `input`; fills `power` (size/2 + 1 bins) with |X|².
+    func powerSpectrum(into power: UnsafeMutablePointer<Float>) {
+        fftwf_execute(plan)
+        let bins = size / 2 + 1
+        let raw = UnsafeMutableRawPointer(output).assumingMemoryBound(to: Float.self)
+        for k in 0..<bins {
+            let re = raw[2 * k], im = raw[2 * k + 1]
+            power[k] = re * re + im * im
+        }
+    }
+
+    static func hannWindow(_ n: Int) -> [Float] {
+        (0..<n).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n))) }
+    }
+}

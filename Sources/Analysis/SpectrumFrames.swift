@@ -1,0 +1,114 @@
+import Foundation
+
+/// Visualiser frames: `bands` log-spaced band levels per frame, one byte each, `fps` frames per second.
+public struct VisualFrames: Sendable, Equatable {
+    public var fps: Double
+    public var bands: Int
+    public var count: Int
+    /// count × bands bytes, frame after frame.
+    public var data: [UInt8]
+
+    public init(fps: Double, bands: Int, data: [UInt8]) {
+        self.fps = fps
+        self.bands = bands
+        self.count = bands > 0 ? data.count / bands : 0
+        self.data = data
+    }
+
+    /// Frame `i` as floats 0...1.
+    public func frame(_ i: Int) -> [Double] {
+        data[(i * bands)..<((i + 1) * bands)].map { Double($0) / 255 }
+    }
+}
+
+/// Spectrum frames for a player's visualiser: a Hann-windowed FFT (1024 points by default) of the mono mix
+/// every 1/fps seconds, band powers over log-spaced bands (30 Hz–16 kHz), in dB relative to a full-scale
+/// sine, mapped from [floor, 0] dB onto 0...255.
+public final class SpectrumFrameAnalyzer: Analyzer {
+    public let needsMono = true
+    private let fft: RealFFT
+    private let window: [Float]
+    private let size: Int
+    private let sampleRate: Int
+    private let fps: Double
+    private let bandBins: [(lo: Int, hi: Int, weightLo: Float)]
+    private let floorDB: Float
+    private let reference: Float
+    private var ring: [Float]
+    private var consumed: Int64 = 0
+    private var nextFrame = 0
+    private var power: [Float]
+    private var output: [UInt8] = []
+
+    public init(format: StreamFormat, options: AnalysisOptions) {
+        size = options.frameFFTSize
+        sampleRate = format.sampleRate
+        fps = options.framesPerSecond
+        fft = RealFFT(size: size)
+        window = RealFFT.hannWindow(size)
+        ring = [Float](repeating: 0, count: size)
+        power = [Float](repeating: 0, count: size / 2 + 1)
+        floorDB = Float(options.frameFloorDB)
+        // A full-scale sine through a Hann window peaks at (N/4)² in power.
+        reference = Float(size * size) / 16
+        let binHz = Double(format.sampleRate) / Double(size)
+        let high = min(options.frameHighHz, Double(format.sampleRate) / 2 * 0.999)
+        let low = min(options.frameLowHz, high / 2)
+        let bands = max(1, options.frameBands)
+        var bins: [(Int, Int, Float)] = []
+        for b in 0..<bands {
+            let f0 = low * pow(high / low, Double(b) / Double(bands))
+            let f1 = low * pow(high / low, Double(b + 1) / Double(bands))
+            let lo = Int((f0 / binHz).rounded(.up)), hi = Int((f1 / binHz).rounded(.down))
+            if hi >= lo {
+                bins.append((lo, hi, 0))
+            } else {
+                // Narrower than a bin: interpolate between the two bins around the band's centre.
+                let centre = sqrt(f0 * f1) / binHz
+                let below = Int(centre)
+                bins.append((below, below + 1, Float(1 - (centre - Double(below)))))
+            }
+        }
+        bandBins = bins
+    }
+
+    private func frameStart(_ i: Int) -> Int64 { Int64((Double(i) * Double(sampleRate) / fps).rounded()) }
+
+    public func consume(_ block: AudioBlock) {
+        for x in block.mono {
+            ring[Int(consumed % Int64(size))] = x
+            consumed += 1
+            if consumed == frameStart(nextFrame) + Int64(size) { emitFrame(filledTo: consumed) }
+        }
+    }
+
+    private func emitFrame(filledTo end: Int64) {
+        // The window is the `size` samples ending at `end` (zero where the stream had not reached).
+        for i in 0..<size {
+            let t = end - Int64(size) + Int64(i)
+            fft.input[i] = t < consumed && t >= 0 ? ring[Int(t % Int64(size))] * window[i] : 0
+        }
+        power.withUnsafeMutableBufferPointer { fft.powerSpectrum(into: $0.baseAddress!) }
+        for band in bandBins {
+            var p: Float
+            if band.weightLo > 0 {
+                p = power[band.lo] * band.weightLo + power[min(band.hi, power.count - 1)] * (1 - band.weightLo)
+            } else {
+                p = 0
+                for k in band.lo...band.hi { p = max(p, power[k]) }
+            }
+            let db = 10 * log10f(max(p / reference, 1e-12))
+            let level = (db - floorDB) / -floorDB
+            output.append(UInt8(max(0, min(255, (level * 255).rounded()))))
+        }
+        nextFrame += 1
+    }
+
+    public func finish() -> VisualFrames {
+        // Frames whose window runs past the end are computed zero-padded, so every 1/fps step has one.
+        while frameStart(nextFrame) < consumed {
+            emitFrame(filledTo: frameStart(nextFrame) + Int64(size))
+        }
+        return VisualFrames(fps: fps, bands: bandBins.count, data: output)
+    }
+}

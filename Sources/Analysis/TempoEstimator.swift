@@ -1,0 +1,155 @@
+import Foundation
+
+public struct TempoResult: Sendable, Equatable {
+    public var bpm: Double?
+    /// 0..1: how periodic the onset strength is at the chosen tempo (normalised autocorrelation).
+    public var confidence: Double
+    /// Time of the first beat of the grid, seconds.
+    public var firstBeat: Double?
+}
+
+/// Global tempo of constant-tempo music. The onset envelope's autocorrelation is accumulated as the stream
+/// goes (constant memory: a ring of the last few seconds and one sum per lag); at the end each candidate
+/// tempo is scored by a comb over its multiples times a broad log-normal prior around 115 BPM, which settles
+/// octave errors toward the musically likely tempo. The beat phase comes from the first ~45 s of the
+/// envelope.
+public final class TempoEstimator: Analyzer {
+    public let needsMono = true
+    private let onsets: OnsetEnvelope
+    private let minBPM: Double
+    private let maxBPM: Double
+    private let maxLag: Int
+    private var ring: [Float]
+    private var count = 0
+    private var acf: [Double]
+    private var runningMean: Float = 0
+    private let meanRate: Float
+    private var head: [Float] = []
+    private let headCapacity: Int
+
+    public init(format: StreamFormat, minBPM: Double, maxBPM: Double) {
+        onsets = OnsetEnvelope(sampleRate: format.sampleRate)
+        self.minBPM = minBPM
+        self.maxBPM = maxBPM
+        let fps = onsets.framesPerSecond
+        maxLag = Int((4 * 60 * fps / minBPM).rounded(.up)) + 2
+        ring = [Float](repeating: 0, count: maxLag + 1)
+        acf = [Double](repeating: 0, count: maxLag + 1)
+        meanRate = Float(1 / (1.5 * fps))
+        headCapacity = Int(45 * fps)
+        head.reserveCapacity(headCapacity)
+    }
+
+    public func consume(_ block: AudioBlock) {
+        onsets.consume(block.mono) { value in self.add(value) }
+    }
+
+    private func add(_ value: Float) {
+        if head.count < headCapacity { head.append(value) }
+        // Remove the slowly varying level so the autocorrelation measures periodicity, not loudness.
+        if count == 0 { runningMean = value }
+        runningMean += meanRate * (value - runningMean)
+        let x = value - runningMean
+        let n = ring.count
+        let slot = count % n
+        ring[slot] = x
+        count += 1
+        let lags = min(maxLag, count - 1)
+        var lag = 0
+        while lag <= lags {
+            var j = slot - lag
+            if j < 0 { j += n }
+            acf[lag] += Double(x * ring[j])
+            lag += 1
+        }
+    }
+
+    private func acfAt(_ lag: Double) -> Double {
+        let i = Int(lag)
+        guard i + 1 < acf.count, i >= 0 else { return 0 }
+        let f = lag - Double(i)
+        return acf[i] * (1 - f) + acf[i + 1] * f
+    }
+
+    public func finish() -> TempoResult {
+        let fps = onsets.framesPerSecond
+        guard count > Int(4 * fps), acf[0] > 0 else { return TempoResult(bpm: nil, confidence: 0, firstBeat: nil) }
+        let periodOf = { (bpm: Double) in 60 * fps / bpm }
+        func comb(_ bpm: Double) -> Double {
+            let p = periodOf(bpm)
+            var s = 0.0, w = 0.0
+            for k in 1...4 where Double(k) * p < Double(maxLag) {
+                s += acfAt(Double(k) * p) / Double(k)
+                w += 1 / Double(k)
+            }
+            return w > 0 ? s / w : 0
+        }
+        func prior(_ bpm: Double) -> Double {
+            let octaves = log2(bpm / 115)
+            return exp(-0.5 * octaves * octaves / (0.9 * 0.9))
+        }
+        var bestBPM = minBPM, bestScore = -Double.infinity
+        var bpm = minBPM
+        while bpm <= maxBPM {
+            let s = max(0, comb(bpm)) * prior(bpm)
+            if s > bestScore { bestScore = s; bestBPM = bpm }
+            bpm += 0.05
+        }
+        // Refine on the autocorrelation peak itself (parabolic interpolation around the period).
+        let refined = refine(period: periodOf(bestBPM))
+        let finalBPM = min(maxBPM, max(minBPM, 60 * fps / refined))
+        let confidence = max(0, min(1, acfAt(refined) / acf[0]))
+        return TempoResult(bpm: finalBPM, confidence: confidence, firstBeat: firstBeat(period: refined))
+    }
+
+    private func refine(period: Double) -> Double {
+        let i = Int(period.rounded())
+        guard i >= 2, i + 1 < acf.count else { return period }
+        var peak = i
+        for j in max(1, i - 1)...min(acf.count - 2, i + 1) where acf[j] > acf[peak] { peak = j }
+        let (a, b, c) = (acf[peak - 1], acf[peak], acf[peak + 1])
+        let d = a - 2 * b + c
+        let offset = d < 0 ? 0.5 * (a - c) / d : 0
+        var refined = Double(peak) + max(-0.5, min(0.5, offset))
+        // Use the multiples too: the k-th peak pins the period k times more finely.
+        var weighted = refined, weight = 1.0
+        for k in 2...4 {
+            let target = refined * Double(k)
+            let j = Int(target.rounded())
+            guard j >= 2, j + 1 < acf.count else { break }
+            var p = j
+            for q in (j - 1)...(j + 1) where acf[q] > acf[p] { p = q }
+            let (a2, b2, c2) = (acf[p - 1], acf[p], acf[p + 1])
+            let d2 = a2 - 2 * b2 + c2
+            guard d2 < 0, b2 > 0.3 * acf[peak] else { continue }
+            let estimate = (Double(p) + max(-0.5, min(0.5, 0.5 * (a2 - c2) / d2))) / Double(k)
+            weighted += estimate * Double(k)
+            weight += Double(k)
+        }
+        refined = weighted / weight
+        return refined
+    }
+
+    private func firstBeat(period: Double) -> Double? {
+        guard head.count > Int(period * 2), let maxOnset = head.max(), maxOnset > 0 else { return nil }
+        func value(_ t: Double) -> Float {
+            let i = Int(t)
+            guard i + 1 < head.count else { return 0 }
+            let f = Float(t - Double(i))
+            return head[i] * (1 - f) + head[i + 1] * f
+        }
+        var bestPhase = 0.0, bestScore: Float = -1
+        var phase = 0.0
+        while phase < period {
+            var s: Float = 0
+            var t = phase
+            while t < Double(head.count - 1) { s += value(t); t += period }
+            if s > bestScore { bestScore = s; bestPhase = phase }
+            phase += 0.25
+        }
+        let firstOnset = Double(head.firstIndex(where: { $0 > 0.25 * maxOnset }) ?? 0)
+        var beat = bestPhase
+        while beat < firstOnset - period / 2 { beat += period }
+        return max(0, beat / onsets.framesPerSecond + onsets.latency)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// A stream of interleaved Float frames in [-1, 1] (nominally), read in chunks the caller owns.
+/// One decoder per file and per thread: decoders are not shared between threads.
+public protocol AudioDecoder: AnyObject {
+    var format: AudioFormat { get }
+    /// Reads up to `frames` interleaved frames into `buffer` (room for frames × channels floats).
+    /// Returns the number of frames read; 0 means the stream has ended.
+    func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> Int
+    /// Set once the stream ended because of damage (truncation, corrupt data): the frames already
+    /// delivered are valid, the rest of the file could not be decoded.
+    var damage: String? { get }
+}
+
+public enum AudioDecoders {
+    /// Opens `path` with the backend its container needs: libmpg123 for MP3 (exact length even without a
+    /// Xing header), libsndfile for what it decodes exactly, FFmpeg for the rest and as a fallback.
+    public static func open(path: String) throws -> any AudioDecoder {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            throw DecodeError(.unreadable, path: path, reason: "cannot stat (\(String(cString: strerror(errno))))")
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            throw DecodeError(.notAudio, path: path, reason: "not a regular file")
+        }
+        let container = try ContainerSniffer.sniff(path: path)
+        switch container {
+        case .mp3:
+            return try Mpg123Decoder(path: path)
+        case .flac, .wav, .aiff, .au, .ogg:
+            do {
+                return try SndfileDecoder(path: path)
+            } catch let sndfileError as DecodeError {
+                // Ogg FLAC, exotic WAV codecs, FLAC behind ID3: FFmpeg decodes what libsndfile cannot.
+                do { return try FFmpegDecoder(path: path) } catch { throw sndfileError }
+            }
+        case .mp4, .adts, .wavpack, .ape, .asf, .caf, .matroska:
+            return try FFmpegDecoder(path: path)
+        case .unknown:
+            throw DecodeError(.notAudio, path: path, reason: "not an audio file (no known audio container signature)")
+        }
+    }
+}

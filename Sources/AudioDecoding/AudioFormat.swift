@@ -1,0 +1,49 @@
+/// What a decoder knows about a stream before the first sample is read.
+public struct AudioFormat: Sendable, Equatable {
+    public var sampleRate: Int
+    public var channels: Int
+    /// Short codec name: "flac", "mp3", "vorbis", "opus", "aac", "alac", "pcm", "wavpack", ...
+    public var codec: String
+    /// Exact frame count when the container states it (libsndfile, a scanned MP3, a known stream duration).
+    public var frameCount: Int64?
+    /// Bits per sample of the source for lossless/PCM codecs.
+    public var bitDepth: Int?
+    /// Which backend decodes the stream: "sndfile", "mpg123" or "ffmpeg".
+    public var backend: String
+    /// True when the source carries floating-point samples, which may hold NaN or infinities.
+    public var floatSamples: Bool
+
+    public init(sampleRate: Int, channels: Int, codec: String, frameCount: Int64?, bitDepth: Int?,
+                backend: String, floatSamples: Bool = false) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.codec = codec
+        self.frameCount = frameCount
+        self.bitDepth = bitDepth
+        self.backend = backend
+        self.floatSamples = floatSamples
+    }
+
+    public var durationSeconds: Double? {
+        guard let frameCount, sampleRate > 0 else { return nil }
+        return Double(frameCount) / Double(sampleRate)
+    }
+}
+
+/// Why a file could not be opened as audio. The message names the file and the reason.
+public struct DecodeError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: String, Sendable {
+        case unreadable, empty, notAudio, unsupported, corrupt
+    }
+    public var kind: Kind
+    public var path: String
+    public var reason: String
+
+    public init(_ kind: Kind, path: String, reason: String) {
+        self.kind = kind
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// The container a file's first bytes announce. Decoders are chosen from this, never from the extension,
+/// so a FLAC named `.mp3` decodes and random bytes named `.flac` are refused.
+public enum Container: String, Sendable {
+    case flac, ogg, wav, aiff, mp3, mp4, adts, wavpack, ape, asf, caf, matroska, au, unknown
+}
+
+public enum ContainerSniffer {
+    /// Reads the head of the file (after any ID3v2 tags) and names its container.
+    public static func sniff(path: String) throws -> Container {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw DecodeError(.unreadable, path: path, reason: "cannot open for reading (\(String(cString: strerror(errno))))")
+        }
+        defer { try? handle.close() }
+        var head = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
+        if head.isEmpty { throw DecodeError(.empty, path: path, reason: "empty file (0 bytes)") }
+        // Skip ID3v2 tags (several may be chained); large ones (cover art) need another read.
+        var offset = 0
+        while let size = id3v2Size(head, at: offset) {
+            offset += size
+            if offset + 16 > head.count {
+                try handle.seek(toOffset: UInt64(offset))
+                head = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
+                offset = 0
+                if head.isEmpty { return .unknown }
+            }
+        }
+        let bytes = [UInt8](head[head.startIndex + offset ..< head.endIndex])
+        return classify(bytes, hadID3: offset > 0 || head.starts(with: [0x49, 0x44, 0x33]))
+    }
+
+    static func id3v2Size(_ data: Data, at offset: Int) -> Int? {
+        let base = data.startIndex + offset
+        guard data.count >= offset + 10, data[base] == 0x49, data[base + 1] == 0x44, data[base + 2] == 0x33 else { return nil }
+        let b = (6..<10).map { Int(data[base + $0]) }
+        guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let footer = (data[base + 5] & 0x10) != 0 ? 10 : 0
+        return 10 + footer + (b[0] << 21 | b[1] << 14 | b[2] << 7 | b[3])
+    }
+
+    static func classify(_ b: [UInt8], hadID3: Bool) -> Container {
+        func ascii(_ s: String, at i: Int = 0) -> Bool {
+            let u = Array(s.utf8)
+            return b.count >= i + u.count && Array(b[i..<i + u.count]) == u
+        }
+        if ascii("fLaC") { return .flac }
+        if ascii("OggS") { return .ogg }
+        if ascii("RIFF") && ascii("WAVE", at: 8) { return .wav }
+        if (ascii("RF64") || ascii("BW64")) && ascii("WAVE", at: 8) { return .wav }
+        if ascii("FORM") && (ascii("AIFF", at: 8) || ascii("AIFC", at: 8)) { return .aiff }
+        if ascii("ftyp", at: 4) { return .mp4 }
+        if ascii("wvpk") { return .wavpack }
+        if ascii("MAC ") { return .ape }
+        if ascii("caff") { return .caf }
+        if ascii(".snd") { return .au }
+        if b.count >= 4, b[0] == 0x1A, b[1] == 0x45, b[2] == 0xDF, b[3] == 0xA3 { return .matroska }
+        let asfGUID: [UInt8] = [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]
+        if b.count >= 8, Array(b[0..<8]) == asfGUID { return .asf }
+        // MPEG audio: accept only two consecutive valid frame headers, searched within the first bytes
+        // (junk and padding before the first frame are common), so random data is not taken for MP3.
+        let limit = min(b.count - 4, hadID3 ? 16 * 1024 : 4 * 1024)
+        var i = 0
+        while i < limit {
+            if b[i] == 0xFF, (b[i + 1] & 0xE0) == 0xE0 {
+                if (b[i + 1] & 0x06) == 0 {
+                    if let len = adtsFrameLength(b, at: i), i + len + 1 < b.count, b[i + len] == 0xFF, (b[i + len + 1] & 0xF6) == 0xF0 {
+                        return .adts
+                    }
+                } else if let len = MPEGFrameHeader(b, at: i)?.frameLength, i + len + 4 <= b.count,
+                          MPEGFrameHeader(b, at: i + len) != nil {
+                    return .mp3
+                }
+            }
+            i += 1
+        }
+        return .unknown
+    }
+
+    static func adtsFrameLength(_ b: [UInt8], at i: Int) -> Int? {
+        guard i + 7 <= b.count else { return nil }
+        let len = (Int(b[i + 3] & 0x03) << 11) | (Int(b[i + 4]) << 3) | (Int(b[i + 5]) >> 5)
+        return len >= 7 ? len : nil
+    }
+}
+
+/// One MPEG-1/2/2.5 audio frame header (layers I–III).
+struct MPEGFrameHeader {
+    let frameLength: Int
+
+    init?(_ b: [UInt8], at i: Int) {
+        guard i + 4 <= b.count, b[i] == 0xFF, (b[i + 1] & 0xE0) == 0xE0 else { return nil }
+        let version = (b[i + 1] >> 3) & 0x03          // 0: 2.5, 2: 2, 3: 1
+        let layer = (b[i + 1] >> 1) & 0x03            // 1: III, 2: II, 3: I
+        let bitrateIndex = Int(b[i + 2] >> 4)
+        let rateIndex = Int((b[i + 2] >> 2) & 0x03)
+        let padding = Int((b[i + 2] >> 1) & 0x01)
+        guard version != 1, layer != 0, bitrateIndex != 0, bitrateIndex != 15, rateIndex != 3 else { return nil }
+        let rates: [[Int]] = [[11025, 12000, 8000], [], [22050, 24000, 16000], [44100, 48000, 32000]]
+        let sampleRate = rates[Int(version)][rateIndex]
+        let v1 = version == 3
+        let kbps: Int
+        switch (v1, layer) {
+        case (true, 3): kbps = [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448][bitrateIndex]
+        case (true, 2): kbps = [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384][bitrateIndex]
+        case (true, _): kbps = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320][bitrateIndex]
+        case (false, 3): kbps = [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256][bitrateIndex]
+        case (false, _): kbps = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160][bitrateIndex]
+        }
+        if layer == 3 {
+            frameLength = (12 * kbps * 1000 / sampleRate + padding) * 4
+        } else {
+            let coefficient = (layer == 1 && !v1) ? 72 : 144
+            frameLength = coefficient * kbps * 1000 / sampleRate + padding
+        }
+        guard frameLength > 4 else { return nil }
+    }
+}

@@ -1,0 +1,207 @@
+import CFFmpeg
+import Foundation
+
+/// FFmpeg for what libsndfile cannot open: M4A (AAC, ALAC), WavPack, APE, WMA, Ogg FLAC, CAF, Matroska.
+/// Output is converted (never resampled, never remixed) to interleaved Float.
+final class FFmpegDecoder: AudioDecoder {
+    let format: AudioFormat
+    private(set) var damage: String?
+
+    private var formatContext: UnsafeMutablePointer<AVFormatContext>?
+    private var codecContext: UnsafeMutablePointer<AVCodecContext>?
+    private var resampler: OpaquePointer?
+    private let streamIndex: Int32
+    private let packet: UnsafeMutablePointer<AVPacket>
+    private let frame: UnsafeMutablePointer<AVFrame>
+    private var pending: [Float] = []
+    private var pendingOffset = 0
+    private var framesDelivered: Int64 = 0
+    private var draining = false
+    private var finished = false
+    private var corruptPackets = 0
+    /// The container's stated length; AAC decoders emit encoder padding past it, which is cut off here.
+    private let frameLimit: Int64?
+
+    private static let quiet: Void = { av_log_set_level(AV_LOG_QUIET) }()
+
+    init(path: String) throws {
+        _ = Self.quiet
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
+        guard avformat_open_input(&ctx, path, nil, nil) == 0, let ctx else {
+            throw DecodeError(.corrupt, path: path, reason: "FFmpeg cannot open it as media")
+        }
+        formatContext = ctx
+        guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else {
+            avformat_close_input(&formatContext)
+            throw DecodeError(.unsupported, path: path, reason: "out of memory")
+        }
+        self.packet = packet
+        self.frame = frame
+        func fail(_ kind: DecodeError.Kind, _ reason: String) -> DecodeError {
+            return DecodeError(kind, path: path, reason: reason)
+        }
+        guard avformat_find_stream_info(ctx, nil) >= 0 else {
+            throw fail(.corrupt, "FFmpeg found no stream information")
+        }
+        var codec: UnsafePointer<AVCodec>? = nil
+        let index = av_find_best_stream(ctx, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0)
+        guard index >= 0, let codec, let stream = ctx.pointee.streams[Int(index)] else {
+            throw fail(.notAudio, "no audio stream")
+        }
+        streamIndex = index
+        guard let codecContext = avcodec_alloc_context3(codec) else { throw fail(.unsupported, "out of memory") }
+        self.codecContext = codecContext
+        guard avcodec_parameters_to_context(codecContext, stream.pointee.codecpar) >= 0,
+              avcodec_open2(codecContext, codec, nil) >= 0 else {
+            throw fail(.unsupported, "FFmpeg cannot decode codec \(String(cString: codec.pointee.name))")
+        }
+        let channels = Int(codecContext.pointee.ch_layout.nb_channels)
+        let sampleRate = Int(codecContext.pointee.sample_rate)
+        guard channels > 0, channels <= 64, sampleRate > 0, sampleRate <= 1_536_000 else {
+            throw fail(.corrupt, "absurd stream parameters (\(channels) channels, \(sampleRate) Hz)")
+        }
+        // Same rate, same channel count, default order both sides: format conversion only.
+        var inLayout = AVChannelLayout()
+        var outLayout = AVChannelLayout()
+        av_channel_layout_default(&inLayout, Int32(channels))
+        av_channel_layout_default(&outLayout, Int32(channels))
+        var swr: OpaquePointer? = nil
+        guard swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(sampleRate),
+                                  &inLayout, codecContext.pointee.sample_fmt, Int32(sampleRate), 0, nil) >= 0,
+              swr_init(swr) >= 0 else {
+            swr_free(&swr)
+            throw fail(.unsupported, "cannot convert its sample format")
+        }
+        resampler = swr
+
+        var frames: Int64? = nil
+        let timeBase = stream.pointee.time_base
+        if stream.pointee.duration != SPN_AV_NOPTS_VALUE, stream.pointee.duration > 0, timeBase.den > 0 {
+            frames = av_rescale_q(stream.pointee.duration, timeBase, AVRational(num: 1, den: Int32(sampleRate)))
+        } else if ctx.pointee.duration != SPN_AV_NOPTS_VALUE, ctx.pointee.duration > 0 {
+            frames = ctx.pointee.duration * Int64(sampleRate) / Int64(AV_TIME_BASE)
+        }
+        let codecName = Self.codecName(codecContext.pointee.codec_id, fallback: String(cString: codec.pointee.name))
+        // Only MP4-family containers state an exact, edit-list-trimmed length worth cutting at.
+        let containerName = String(cString: ctx.pointee.iformat.pointee.name)
+        frameLimit = containerName.contains("mp4") ? frames : nil
+        let depth = Int(codecContext.pointee.bits_per_raw_sample)
+        let sampleFormat = codecContext.pointee.sample_fmt
+        let isFloat = sampleFormat == AV_SAMPLE_FMT_FLT || sampleFormat == AV_SAMPLE_FMT_FLTP
+            || sampleFormat == AV_SAMPLE_FMT_DBL || sampleFormat == AV_SAMPLE_FMT_DBLP
+        let lossy: Set<String> = ["aac", "mp3", "vorbis", "opus", "wma"]
+        format = AudioFormat(sampleRate: sampleRate, channels: channels, codec: codecName, frameCount: frames,
+                             bitDepth: depth > 0 && !lossy.contains(codecName) ? depth : nil,
+                             backend: "ffmpeg", floatSamples: isFloat && !lossy.contains(codecName))
+    }
+
+    deinit {
+        var packet: UnsafeMutablePointer<AVPacket>? = self.packet
+        av_packet_free(&packet)
+        var frame: UnsafeMutablePointer<AVFrame>? = self.frame
+        av_frame_free(&frame)
+        swr_free(&resampler)
+        avcodec_free_context(&codecContext)
+        avformat_close_input(&formatContext)
+    }
+
+    func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> Int {
+        let channels = format.channels
+        var written = 0
+        while written < frames {
+            if pendingOffset < pending.count {
+                let available = (pending.count - pendingOffset) / channels
+                var n = min(available, frames - written)
+                if let limit = frameLimit { n = Int(min(Int64(n), max(0, limit - framesDelivered))) }
+                if n == 0 { finished = true; pending.removeAll(); pendingOffset = 0; break }
+                pending.withUnsafeBufferPointer { src in
+                    (buffer + written * channels).update(from: src.baseAddress! + pendingOffset, count: n * channels)
+                }
+                pendingOffset += n * channels
+                written += n
+                framesDelivered += Int64(n)
+                continue
+            }
+            if finished || !decodeNextFrame() { break }
+        }
+        return written
+    }
+
+    /// Fills `pending` with the next decoded frame; false at the end of the stream.
+    private func decodeNextFrame() -> Bool {
+        guard let codecContext else { return false }
+        while true {
+            let rc = avcodec_receive_frame(codecContext, frame)
+            if rc == 0 {
+                convertFrame()
+                av_frame_unref(frame)
+                if !pending.isEmpty { return true }
+                continue
+            }
+            if rc == SPN_AVERROR_EOF { finish(); return false }
+            if rc != SPN_AVERROR_EAGAIN {
+                corruptPackets += 1
+                if corruptPackets > 100 { damage = "decoding stopped: too many corrupt frames"; finish(); return false }
+                continue
+            }
+            if draining { finish(); return false }
+            let readResult = av_read_frame(formatContext, packet)
+            if readResult < 0 {
+                if readResult != SPN_AVERROR_EOF { damage = "read error in the container after \(framesDelivered) frames" }
+                draining = true
+                avcodec_send_packet(codecContext, nil)
+                continue
+            }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == streamIndex else { continue }
+            if avcodec_send_packet(codecContext, packet) < 0 {
+                corruptPackets += 1
+                if damage == nil { damage = "corrupt data: some packets could not be decoded" }
+                if corruptPackets > 100 { damage = "decoding stopped: too many corrupt packets"; finish(); return false }
+            }
+        }
+    }
+
+    private func convertFrame() {
+        let count = Int(frame.pointee.nb_samples)
+        guard count > 0 else { return }
+        let channels = format.channels
+        pending.removeAll(keepingCapacity: true)
+        pendingOffset = 0
+        let capacity = Int(swr_get_out_samples(resampler, Int32(count)))
+        pending = [Float](repeating: 0, count: max(capacity, count) * channels)
+        let produced: Int32 = pending.withUnsafeMutableBufferPointer { out in
+            var outPointer: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(out.baseAddress!)
+                .assumingMemoryBound(to: UInt8.self)
+            return withUnsafeMutablePointer(to: &outPointer) { outPlanes in
+                frame.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: channels) { inPlanes in
+                    swr_convert(resampler, outPlanes, Int32(max(capacity, count)), inPlanes, Int32(count))
+                }
+            }
+        }
+        pending.removeLast(pending.count - max(0, Int(produced)) * channels)
+    }
+
+    private func finish() {
+        finished = true
+        if damage == nil, frameLimit == nil, let expected = format.frameCount,
+           Double(framesDelivered) < Double(expected) * 0.99 - 4096 {
+            damage = "truncated: decoded \(framesDelivered) of about \(expected) frames"
+        }
+    }
+
+    private static func codecName(_ id: AVCodecID, fallback: String) -> String {
+        switch id {
+        case AV_CODEC_ID_AAC: return "aac"
+        case AV_CODEC_ID_ALAC: return "alac"
+        case AV_CODEC_ID_WAVPACK: return "wavpack"
+        case AV_CODEC_ID_APE: return "ape"
+        case AV_CODEC_ID_FLAC: return "flac"
+        case AV_CODEC_ID_MP3: return "mp3"
+        case AV_CODEC_ID_VORBIS: return "vorbis"
+        case AV_CODEC_ID_OPUS: return "opus"
+        case AV_CODEC_ID_WMAV1, AV_CODEC_ID_WMAV2, AV_CODEC_ID_WMAPRO, AV_CODEC_ID_WMALOSSLESS: return "wma"
+        default: return fallback
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import CMpg123
+import Foundation
+
+/// MP3 through libmpg123 with a full frame scan first: libsndfile (and TagLib) trust mpg123's length
+/// estimate and silently truncate VBR files that lack a Xing header; the scan gives the exact length.
+final class Mpg123Decoder: AudioDecoder {
+    let format: AudioFormat
+    private(set) var damage: String?
+    private let handle: OpaquePointer
+    private var framesRead: Int64 = 0
+    private var finished = false
+
+    private static let initialised: Bool = { mpg123_init() == MPG123_OK.rawValue }()
+
+    init(path: String) throws {
+        _ = Self.initialised
+        var err: Int32 = 0
+        guard let handle = mpg123_new(nil, &err) else {
+            throw DecodeError(.unsupported, path: path, reason: "libmpg123 unavailable (error \(err))")
+        }
+        self.handle = handle
+        _ = spn_mpg123_param(handle, MPG123_ADD_FLAGS,
+                             Int(MPG123_FORCE_FLOAT.rawValue | MPG123_QUIET.rawValue | MPG123_GAPLESS.rawValue))
+        // Accept every rate and channel count, always as 32-bit float.
+        mpg123_format_none(handle)
+        var rates: UnsafePointer<Int>? = nil
+        var count = 0
+        mpg123_rates(&rates, &count)
+        if let rates {
+            for i in 0..<count {
+                mpg123_format(handle, rates[i], Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue),
+                              Int32(MPG123_ENC_FLOAT_32.rawValue))
+            }
+        }
+        guard spn_mpg123_open(handle, path) == MPG123_OK.rawValue else {
+            let reason = String(cString: mpg123_strerror(handle))
+            mpg123_delete(handle)
+            throw DecodeError(.corrupt, path: path, reason: "libmpg123 cannot open it: \(reason)")
+        }
+        guard mpg123_scan(handle) == MPG123_OK.rawValue else {
+            let reason = String(cString: mpg123_strerror(handle))
+            mpg123_close(handle); mpg123_delete(handle)
+            throw DecodeError(.corrupt, path: path, reason: "MP3 frame scan failed: \(reason)")
+        }
+        var rate = 0, channels: Int32 = 0, encoding: Int32 = 0
+        guard mpg123_getformat(handle, &rate, &channels, &encoding) == MPG123_OK.rawValue, rate > 0, channels > 0 else {
+            mpg123_close(handle); mpg123_delete(handle)
+            throw DecodeError(.corrupt, path: path, reason: "no decodable MPEG audio frames")
+        }
+        // Fix the output format so a mid-stream change cannot alter the frame size.
+        mpg123_format_none(handle)
+        mpg123_format(handle, rate, channels, Int32(MPG123_ENC_FLOAT_32.rawValue))
+        let length = spn_mpg123_length(handle)
+        format = AudioFormat(sampleRate: rate, channels: Int(channels), codec: "mp3",
+                             frameCount: length > 0 ? length : nil, bitDepth: nil, backend: "mpg123")
+    }
+
+    deinit {
+        mpg123_close(handle)
+        mpg123_delete(handle)
+    }
+
+    func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> Int {
+        guard !finished else { return 0 }
+        let frameBytes = format.channels * MemoryLayout<Float>.size
+        var total = 0
+        while total < frames {
+            var done = 0
+            let rc = mpg123_read(handle, UnsafeMutableRawPointer(buffer + total * format.channels),
+                                 (frames - total) * frameBytes, &done)
+            total += done / frameBytes
+            if rc == MPG123_OK.rawValue || rc == MPG123_NEW_FORMAT.rawValue {
+                if done == 0 && rc == MPG123_OK.rawValue { break }
+                continue
+            }
+            finished = true
+            if rc != MPG123_DONE.rawValue {
+                damage = "decoding stopped: \(String(cString: mpg123_strerror(handle)))"
+            }
+            break
+        }
+        framesRead += Int64(total)
+        return total
+    }
+}

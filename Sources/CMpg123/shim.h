@@ -1,0 +1,9 @@
+#include <sys/types.h>
+#include <mpg123.h>
+
+/* mpg123.h renames these by macro depending on _FILE_OFFSET_BITS; macros do not import into Swift. */
+static inline int spn_mpg123_open(mpg123_handle *h, const char *path) { return mpg123_open(h, path); }
+static inline int64_t spn_mpg123_length(mpg123_handle *h) { return (int64_t)mpg123_length(h); }
+static inline int spn_mpg123_param(mpg123_handle *h, enum mpg123_parms type, long value) {
+    return mpg123_param2(h, type, value, 0.0);
+}

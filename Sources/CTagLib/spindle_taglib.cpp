@@ -1,0 +1,160 @@
+// TagLib 1.13 wrapper. Reads properties through File::properties() (the C binding has no property map),
+// adds MP4 freeform items 1.13 leaves out, and names the codec from the concrete file type.
+#include "spindle_taglib.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <exception>
+
+#include <fileref.h>
+#include <tfile.h>
+#include <tpropertymap.h>
+#include <audioproperties.h>
+#include <mpegfile.h>
+#include <flacfile.h>
+#include <flacproperties.h>
+#include <vorbisfile.h>
+#include <opusfile.h>
+#include <oggflacfile.h>
+#include <speexfile.h>
+#include <mp4file.h>
+#include <mp4properties.h>
+#include <mp4tag.h>
+#include <wavfile.h>
+#include <wavproperties.h>
+#include <aifffile.h>
+#include <aiffproperties.h>
+#include <wavpackfile.h>
+#include <wavpackproperties.h>
+#include <apefile.h>
+#include <apeproperties.h>
+#include <asffile.h>
+#include <asfproperties.h>
+#include <mpcfile.h>
+#include <trueaudiofile.h>
+#include <trueaudioproperties.h>
+
+namespace {
+
+void setError(spn_tag_info *out, const std::string &message) {
+    std::strncpy(out->error, message.c_str(), sizeof(out->error) - 1);
+    out->error[sizeof(out->error) - 1] = 0;
+}
+
+void setCodec(spn_tag_info *out, const char *codec) {
+    std::strncpy(out->codec, codec, sizeof(out->codec) - 1);
+    out->codec[sizeof(out->codec) - 1] = 0;
+}
+
+void describeFile(TagLib::File *file, spn_tag_info *out) {
+    if (dynamic_cast<TagLib::MPEG::File *>(file)) { setCodec(out, "mp3"); return; }
+    if (auto *f = dynamic_cast<TagLib::FLAC::File *>(file)) {
+        setCodec(out, "flac");
+        if (f->audioProperties()) out->bits_per_sample = f->audioProperties()->bitsPerSample();
+        return;
+    }
+    if (dynamic_cast<TagLib::Ogg::Vorbis::File *>(file)) { setCodec(out, "vorbis"); return; }
+    if (dynamic_cast<TagLib::Ogg::Opus::File *>(file)) { setCodec(out, "opus"); return; }
+    if (dynamic_cast<TagLib::Ogg::FLAC::File *>(file)) { setCodec(out, "flac"); return; }
+    if (dynamic_cast<TagLib::Ogg::Speex::File *>(file)) { setCodec(out, "speex"); return; }
+    if (auto *f = dynamic_cast<TagLib::MP4::File *>(file)) {
+        auto *p = f->audioProperties();
+        bool alac = p && p->codec() == TagLib::MP4::Properties::ALAC;
+        setCodec(out, alac ? "alac" : "aac");
+        if (p && alac) out->bits_per_sample = p->bitsPerSample();
+        return;
+    }
+    if (auto *f = dynamic_cast<TagLib::RIFF::WAV::File *>(file)) {
+        setCodec(out, "pcm");
+        if (f->audioProperties()) out->bits_per_sample = f->audioProperties()->bitsPerSample();
+        return;
+    }
+    if (auto *f = dynamic_cast<TagLib::RIFF::AIFF::File *>(file)) {
+        setCodec(out, "pcm");
+        if (f->audioProperties()) out->bits_per_sample = f->audioProperties()->bitsPerSample();
+        return;
+    }
+    if (auto *f = dynamic_cast<TagLib::WavPack::File *>(file)) {
+        setCodec(out, "wavpack");
+        if (f->audioProperties()) out->bits_per_sample = f->audioProperties()->bitsPerSample();
+        return;
+    }
+    if (auto *f = dynamic_cast<TagLib::APE::File *>(file)) {
+        setCodec(out, "ape");
+        if (f->audioProperties()) out->bits_per_sample = f->audioProperties()->bitsPerSample();
+        return;
+    }
+    if (dynamic_cast<TagLib::ASF::File *>(file)) { setCodec(out, "wma"); return; }
+    if (dynamic_cast<TagLib::MPC::File *>(file)) { setCodec(out, "musepack"); return; }
+    if (auto *f = dynamic_cast<TagLib::TrueAudio::File *>(file)) {
+        setCodec(out, "tta");
+        if (f->audioProperties()) out->bits_per_sample = f->audioProperties()->bitsPerSample();
+        return;
+    }
+    setCodec(out, "unknown");
+}
+
+void append(std::string &records, const TagLib::String &key, const TagLib::String &value) {
+    records += key.to8Bit(true);
+    records += '\x1f';
+    records += value.to8Bit(true);
+    records += '\x1e';
+}
+
+}  // namespace
+
+extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
+    std::memset(out, 0, sizeof(*out));
+    try {
+        TagLib::FileRef ref(path, true, TagLib::AudioProperties::Average);
+        if (ref.isNull() || !ref.file() || !ref.file()->isValid()) {
+            setError(out, "TagLib cannot read this file (unsupported format or corrupt header)");
+            return 0;
+        }
+        TagLib::File *file = ref.file();
+        describeFile(file, out);
+        if (auto *p = file->audioProperties()) {
+            out->length_ms = p->lengthInMilliseconds();
+            out->bitrate_kbps = p->bitrate();
+            out->sample_rate = p->sampleRate();
+            out->channels = p->channels();
+        }
+        std::string records;
+        TagLib::PropertyMap props = file->properties();
+        for (auto it = props.begin(); it != props.end(); ++it) {
+            for (auto v = it->second.begin(); v != it->second.end(); ++v) append(records, it->first, *v);
+        }
+        // TagLib 1.13 maps only a few MP4 freeform items to properties; add the rest (ReplayGain, ...).
+        if (auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
+            if (mp4->tag()) {
+                const TagLib::String prefix("----:com.apple.iTunes:");
+                const auto items = mp4->tag()->itemMap();
+                for (auto it = items.begin(); it != items.end(); ++it) {
+                    if (!it->first.startsWith(prefix)) continue;
+                    TagLib::String key = it->first.substr(prefix.size()).upper();
+                    if (props.contains(key)) continue;
+                    const auto values = it->second.toStringList();
+                    for (auto v = values.begin(); v != values.end(); ++v) append(records, key, *v);
+                }
+            }
+        }
+        if (!records.empty()) {
+            out->properties = static_cast<char *>(std::malloc(records.size() + 1));
+            if (out->properties) std::memcpy(out->properties, records.c_str(), records.size() + 1);
+        }
+        return 1;
+    } catch (const std::exception &e) {
+        setError(out, std::string("TagLib failed: ") + e.what());
+    } catch (...) {
+        setError(out, "TagLib failed with an unknown exception");
+    }
+    return 0;
+}
+
+extern "C" void spn_tags_free(spn_tag_info *info) {
+    if (info && info->properties) {
+        std::free(info->properties);
+        info->properties = nullptr;
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// A JSON value with ordered object keys and explicit nulls: the output contracts name their keys and
+/// their order, and a missing result must print as null, never be left out (nor be NaN or ±inf).
+public indirect enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case integer(Int64)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool { a.serialized() == b.serialized() }
+
+    public static func from(_ value: Double?, digits: Int = 6) -> JSONValue {
+        guard let value, value.isFinite else { return .null }
+        let scale = pow(10, Double(digits))
+        return .number((value * scale).rounded() / scale)
+    }
+    public static func from(_ value: Int?) -> JSONValue { value.map { .integer(Int64($0)) } ?? .null }
+    public static func from(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+    public static func from(_ value: Bool?) -> JSONValue { value.map { .bool($0) } ?? .null }
+
+    public func serialized(pretty: Bool = false, indent: String = "") -> String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .integer(let i): return String(i)
+        case .number(let d):
+            guard d.isFinite else { return "null" }
+            if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
+            return String(d)
+        case .string(let s): return Self.quote(s)
+        case .array(let items):
+            if items.isEmpty { return "[]" }
+            if pretty {
+                let inner = indent + "  "
+                return "[\n" + items.map { inner + $0.serialized(pretty: true, indent: inner) }.joined(separator: ",\n")
+                    + "\n" + indent + "]"
+            }
+            return "[" + items.map { $0.serialized() }.joined(separator: ",") + "]"
+        case .object(let pairs):
+            if pairs.isEmpty { return "{}" }
+            if pretty {
+                let inner = indent + "  "
+                return "{\n" + pairs.map { inner + Self.quote($0.0) + ": " + $0.1.serialized(pretty: true, indent: inner) }
+                    .joined(separator: ",\n") + "\n" + indent + "}"
+            }
+            return "{" + pairs.map { Self.quote($0.0) + ":" + $0.1.serialized() }.joined(separator: ",") + "}"
+        }
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import GRDB
+
+/// The Spindle database: one SQLite file in WAL mode, migrated to the current schema when opened.
+public final class SpindleDatabase: Sendable {
+    public let writer: DatabasePool
+    public let path: String
+
+    /// Opens (creating folders and the file if needed) and migrates.
+    public init(path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        var config = Configuration()
+        config.busyMode = .timeout(30)
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        writer = try DatabasePool(path: path, configuration: config)
+        self.path = path
+        try Migrations.migrator().migrate(writer)
+    }
+
+    /// Opens and migrates only up to `migration` (tests of in-place upgrades).
+    public init(path: String, upTo migration: String) throws {
+        writer = try DatabasePool(path: path)
+        self.path = path
+        try Migrations.migrator().migrate(writer, upTo: migration)
+    }
+
+    public static var migrationNames: [String] { Migrations.migrator().migrations }
+
+    public func appliedMigrations() throws -> [String] {
+        try writer.read { db in try Migrations.migrator().appliedMigrations(db) }
+    }
+
+    /// The default location: $XDG_DATA_HOME/spindle/spindle.db, else ~/.local/share/spindle/spindle.db.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/spindle/spindle.db" }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.local/share/spindle/spindle.db"
+    }
+}
