@@ -40,6 +40,10 @@ public final class TempoEstimator: Analyzer {
         head.reserveCapacity(headCapacity)
     }
 
+    /// Tuned on the development set (rendered scores and tracker music with exact tempos).
+    static let doubleRatio = 0.7
+    static let ternaryRatio = 1.0
+
     public func consume(_ block: AudioBlock) {
         onsets.consume(block.mono) { value in self.add(value) }
     }
@@ -94,6 +98,15 @@ public final class TempoEstimator: Analyzer {
             let s = max(0, comb(bpm)) * prior(bpm)
             if s > bestScore { bestScore = s; bestBPM = bpm }
             bpm += 0.05
+        }
+        // Metrical level: the prior leans slow, so move to a faster level when its pulse is clearly there
+        // too: double when the half period is nearly as periodic, ×1.5 (a ternary metre's beat) when the
+        // two-thirds period is even more periodic than the chosen one.
+        let chosen = max(acfAt(periodOf(bestBPM)), .leastNonzeroMagnitude)
+        if bestBPM * 2 <= maxBPM + 0.5, acfAt(periodOf(bestBPM) / 2) > Self.doubleRatio * chosen {
+            bestBPM *= 2
+        } else if bestBPM * 1.5 <= maxBPM + 0.5, acfAt(periodOf(bestBPM) * 2 / 3) > Self.ternaryRatio * chosen {
+            bestBPM *= 1.5
         }
         // Refine on the autocorrelation peak itself (parabolic interpolation around the period).
         let refined = refine(period: periodOf(bestBPM))
