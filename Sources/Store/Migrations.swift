@@ -14,7 +14,7 @@ enum Migrations {
             }
             try db.create(table: "files") { t in
                 t.autoIncrementedPrimaryKey("id")
-                t.belongsTo("root", inTable: "library_roots").notNull()
+                t.column("root_id", .integer).notNull().indexed().references("library_roots", onDelete: .cascade)
                 t.column("path", .text).notNull()            // relative to the root, '/' separators
                 t.column("name", .text).notNull()            // lower-cased file name, for name lookups
                 t.column("size", .integer).notNull()
@@ -79,8 +79,8 @@ enum Migrations {
                 t.column("summary", .text)
             }
             try db.create(table: "run_files") { t in
-                t.belongsTo("run", inTable: "runs", onDelete: .cascade).notNull()
-                t.belongsTo("file", inTable: "files", onDelete: .cascade).notNull()
+                t.column("run_id", .integer).notNull().references("runs", onDelete: .cascade)
+                t.column("file_id", .integer).notNull().references("files", onDelete: .cascade)
                 t.column("stage", .text).notNull()
                 t.column("status", .text).notNull()          // pending | done | failed | skipped
                 t.column("error", .text)

@@ -1,8 +1,39 @@
-import Analysis
 import Foundation
-import Pipeline
 
-for path in CommandLine.arguments.dropFirst() {
-    let o = FileAnalysis.run(path: path, options: AnalysisOptions())
-    print(InspectReport.json(o).serialized())
+/// DESIGN's form is `spindle [--db FILE] [--library DIR] [--config FILE] <command>`: global options may come
+/// before the command name, where swift-argument-parser does not look for a subcommand's options. Move them
+/// to the end (before a `--`, if any), where every command's `GlobalOptions` picks them up.
+func reorderGlobalOptions(_ arguments: [String]) -> [String] {
+    let valued: Set<String> = ["--db", "--library", "--config"]
+    let flags: Set<String> = ["--quiet", "-q", "--verbose", "-v"]
+    var moved: [String] = []
+    var rest: [String] = []
+    var i = 0
+    var sawCommand = false
+    while i < arguments.count {
+        let a = arguments[i]
+        if !sawCommand {
+            if valued.contains(a), i + 1 < arguments.count {
+                moved += [a, arguments[i + 1]]
+                i += 2
+                continue
+            }
+            if valued.contains(where: { a.hasPrefix($0 + "=") }) || flags.contains(a) {
+                moved.append(a)
+                i += 1
+                continue
+            }
+            if !a.hasPrefix("-") { sawCommand = true }
+        }
+        rest.append(a)
+        i += 1
+    }
+    guard !moved.isEmpty else { return arguments }
+    if let dashes = rest.firstIndex(of: "--") {
+        rest.insert(contentsOf: moved, at: dashes)
+        return rest
+    }
+    return rest + moved
 }
+
+Spindle.main(reorderGlobalOptions(Array(CommandLine.arguments.dropFirst())))

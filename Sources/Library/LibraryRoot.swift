@@ -1,0 +1,31 @@
+import Foundation
+
+/// A library root as an absolute, symlink-free path: every confinement check compares against this form.
+public struct LibraryRoot: Sendable, Equatable {
+    public let path: String
+
+    public init(path: String) throws {
+        guard let resolved = realpath(path, nil) else {
+            throw LibraryError.rootUnavailable(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { free(resolved) }
+        let canonical = String(cString: resolved)
+        var st = stat()
+        guard stat(canonical, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+            throw LibraryError.rootUnavailable(path: path, reason: "not a folder")
+        }
+        self.path = canonical == "/" ? "" : canonical
+    }
+
+    public func absolute(_ relative: String) -> String { path + "/" + relative }
+}
+
+public enum LibraryError: Error, CustomStringConvertible, Sendable {
+    case rootUnavailable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .rootUnavailable(let path, let reason): return "library root \(path) is not usable: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+import Store
+
+/// What one scan found.
+public struct ScanReport: Sendable {
+    public var rootId: Int64 = 0
+    public var seen = 0
+    public var new = 0
+    public var changed = 0
+    public var moved = 0
+    public var missing = 0
+    public var restored = 0
+    public var unchanged = 0
+    public var skipped: [SkippedEntry] = []
+    /// Files whose content is new to the index (new or changed): their tags and analysis are due.
+    public var dirtyFileIds: [Int64] = []
+    public var seconds = 0.0
+}
+
+/// Brings the file index of one root up to date. An unchanged file costs the one `lstat` of the walk;
+/// only new or changed files are read (for their content key), which is also how a moved file is
+/// recognised: a vanished row and a new path with the same key keep the row, and with it the analysis.
+public final class LibraryScanner {
+    let database: SpindleDatabase
+    public let root: LibraryRoot
+
+    public init(database: SpindleDatabase, root: LibraryRoot) {
+        self.database = database
+        self.root = root
+    }
+
+    public func rootId() throws -> Int64 {
+        try database.writer.write { db in
+            if let existing = try LibraryRootRecord.filter(Column("path") == root.path).fetchOne(db) {
+                return existing.id!
+            }
+            var record = LibraryRootRecord(path: root.path)
+            try record.insert(db)
+            return record.id!
+        }
+    }
+
+    public func scan(progress: ((Int) -> Void)? = nil) throws -> ScanReport {
+        let started = Date()
+        var report = ScanReport()
+        let rootId = try self.rootId()
+        report.rootId = rootId
+        let known = try database.writer.read { db in
+            try FileRecord.filter(Column("root_id") == rootId).fetchAll(db)
+        }
+        var byPath: [String: FileRecord] = [:]
+        for record in known { byPath[record.path] = record }
+
+        var walked: [WalkedFile] = []
+        LibraryWalker(root: root.path).walk(file: { file in
+            walked.append(file)
+            if walked.count % 1000 == 0 { progress?(walked.count) }
+        }, skipped: { report.skipped.append($0) })
+        report.seen = walked.count
+
+        let now = Date()
+        var updates: [FileRecord] = []
+        var inserts: [FileRecord] = []
+        var seenPaths = Set<String>()
+        for file in walked {
+            seenPaths.insert(file.relativePath)
+            if var record = byPath[file.relativePath] {
+                if record.size == file.size && record.mtimeNs == file.mtimeNs {
+                    if record.status == .missing {
+                        record.status = .present
+                        record.missingSince = nil
+                        updates.append(record)
+                        report.restored += 1
+                    } else {
+                        report.unchanged += 1
+                    }
+                    continue
+                }
+                let key = ContentKey.compute(path: root.absolute(file.relativePath), size: file.size)
+                if key != record.contentKey {
+                    record.changedAt = now
+                    report.changed += 1
+                    report.dirtyFileIds.append(record.id!)
+                } else {
+                    report.unchanged += 1
+                }
+                record.size = file.size
+                record.mtimeNs = file.mtimeNs
+                record.inode = file.inode
+                record.contentKey = key
+                record.status = .present
+                record.missingSince = nil
+                updates.append(record)
+            } else {
+                let key = ContentKey.compute(path: root.absolute(file.relativePath), size: file.size)
+                inserts.append(FileRecord(rootId: rootId, path: file.relativePath, size: file.size,
+                                          mtimeNs: file.mtimeNs, inode: file.inode, contentKey: key,
+                                          firstSeenAt: now, changedAt: now))
+            }
+        }
+        // Rows not seen: moved when a new path carries the same content, otherwise missing.
+        var vanishedByKey: [String: [FileRecord]] = [:]
+        var vanished: [FileRecord] = []
+        for record in known where !seenPaths.contains(record.path) {
+            if let key = record.contentKey { vanishedByKey[key, default: []].append(record) }
+            vanished.append(record)
+        }
+        var movedIds = Set<Int64>()
+        var remainingInserts: [FileRecord] = []
+        for insert in inserts {
+            if let key = insert.contentKey, var candidates = vanishedByKey[key], !candidates.isEmpty {
+                var record = candidates.removeFirst()
+                vanishedByKey[key] = candidates
+                record.path = insert.path
+                record.name = insert.name
+                record.size = insert.size
+                record.mtimeNs = insert.mtimeNs
+                record.inode = insert.inode
+                record.status = .present
+                record.missingSince = nil
+                updates.append(record)
+                movedIds.insert(record.id!)
+                report.moved += 1
+            } else {
+                remainingInserts.append(insert)
+            }
+        }
+        for var record in vanished where !movedIds.contains(record.id!) && record.status == .present {
+            record.status = .missing
+            record.missingSince = now
+            updates.append(record)
+            report.missing += 1
+        }
+
+        try database.writer.write { db in
+            // A moved file's new path may still be held by a row that is going missing: free paths first.
+            for record in updates where movedIds.contains(record.id!) {
+                try db.execute(sql: "UPDATE files SET path = '\u{1}moving/' || id WHERE id = ?", arguments: [record.id!])
+            }
+            for var record in updates { try record.update(db) }
+            for var record in remainingInserts {
+                try record.insert(db)
+                report.dirtyFileIds.append(record.id!)
+            }
+            try db.execute(sql: "UPDATE library_roots SET last_scan_at = ? WHERE id = ?", arguments: [now, rootId])
+        }
+        report.new = remainingInserts.count
+        report.seconds = Date().timeIntervalSince(started)
+        return report
+    }
+}

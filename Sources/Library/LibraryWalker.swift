@@ -1,0 +1,101 @@
+import Foundation
+
+/// One audio file found by the walk, with the single `lstat` that was made of it.
+public struct WalkedFile: Sendable {
+    public var relativePath: String
+    public var size: Int64
+    public var mtimeNs: Int64
+    public var inode: Int64
+}
+
+/// An entry the walk could not index, and why.
+public struct SkippedEntry: Sendable, Equatable {
+    public var relativePath: String
+    public var reason: String
+}
+
+/// Walks a library root without ever leaving it: directory symlinks are not followed (no loops, no
+/// escapes), file symlinks are indexed only when they resolve inside the root, FIFOs, sockets and
+/// devices are never opened, and hidden entries are passed over.
+public struct LibraryWalker {
+    public let root: String
+
+    public init(root: String) {
+        self.root = root
+    }
+
+    public func walk(file: (WalkedFile) -> Void, skipped: (SkippedEntry) -> Void) {
+        walkDirectory(relative: "", file: file, skipped: skipped)
+    }
+
+    private func walkDirectory(relative: String, file: (WalkedFile) -> Void, skipped: (SkippedEntry) -> Void) {
+        let absolute = relative.isEmpty ? root : root + "/" + relative
+        guard let dir = opendir(absolute) else {
+            let reason = errno == ENAMETOOLONG ? "path longer than the system limit" : String(cString: strerror(errno))
+            skipped(SkippedEntry(relativePath: relative, reason: "cannot open folder: \(reason)"))
+            return
+        }
+        defer { closedir(dir) }
+        var entries: [(name: String, valid: Bool)] = []
+        while let entry = readdir(dir) {
+            let (name, valid) = withUnsafeBytes(of: entry.pointee.d_name) { raw -> (String, Bool) in
+                let bytes = raw.prefix { $0 != 0 }
+                if let s = String(validating: bytes, as: UTF8.self) { return (s, true) }
+                return (String(decoding: bytes, as: UTF8.self), false)
+            }
+            if name == "." || name == ".." { continue }
+            entries.append((name, valid))
+        }
+        entries.sort { $0.name < $1.name }
+        for (name, valid) in entries {
+            if AudioFileTypes.isHidden(name) { continue }
+            let childRelative = relative.isEmpty ? name : relative + "/" + name
+            let childAbsolute = absolute + "/" + name
+            var st = stat()
+            guard lstat(childAbsolute, &st) == 0 else {
+                if AudioFileTypes.isAudio(name) {
+                    let reason = errno == ENAMETOOLONG ? "path longer than the system limit" : String(cString: strerror(errno))
+                    skipped(SkippedEntry(relativePath: childRelative, reason: "cannot stat: \(reason)"))
+                }
+                continue
+            }
+            let type = st.st_mode & S_IFMT
+            if type == S_IFDIR {
+                if valid {
+                    walkDirectory(relative: childRelative, file: file, skipped: skipped)
+                } else {
+                    skipped(SkippedEntry(relativePath: childRelative, reason: "folder name is not valid UTF-8"))
+                }
+                continue
+            }
+            guard AudioFileTypes.isAudio(name) else { continue }
+            if !valid {
+                skipped(SkippedEntry(relativePath: childRelative, reason: "file name is not valid UTF-8"))
+                continue
+            }
+            if type == S_IFLNK {
+                guard let target = realpath(childAbsolute, nil) else {
+                    skipped(SkippedEntry(relativePath: childRelative,
+                                         reason: "broken symlink (\(String(cString: strerror(errno))))"))
+                    continue
+                }
+                let resolved = String(cString: target)
+                free(target)
+                guard resolved.hasPrefix(root + "/") else {
+                    skipped(SkippedEntry(relativePath: childRelative, reason: "symlink leads outside the library root"))
+                    continue
+                }
+                guard stat(childAbsolute, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+                    skipped(SkippedEntry(relativePath: childRelative, reason: "symlink to something that is not a file"))
+                    continue
+                }
+            } else if type != S_IFREG {
+                skipped(SkippedEntry(relativePath: childRelative, reason: "not a regular file (FIFO, socket or device)"))
+                continue
+            }
+            file(WalkedFile(relativePath: childRelative, size: Int64(st.st_size),
+                            mtimeNs: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+                            inode: Int64(st.st_ino)))
+        }
+    }
+}

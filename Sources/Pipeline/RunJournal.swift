@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+import Store
+
+/// The journal of one run: a `runs` row with its counts, and per-file progress in `run_files`,
+/// written in batches by the single writer that owns this object.
+public final class RunJournal {
+    public let runId: Int64
+    let database: SpindleDatabase
+    private var buffer: [RunFileRecord] = []
+    private var counts = (done: 0, failed: 0, skipped: 0)
+    private var lastFlush = monotonicSeconds()
+
+    public init(database: SpindleDatabase, kind: String, options: String? = nil) throws {
+        self.database = database
+        runId = try database.writer.write { db in
+            var run = RunRecord(kind: kind, options: options)
+            try run.insert(db)
+            return run.id!
+        }
+    }
+
+    /// Adds a stage's planned work to the run's total.
+    public func addToTotal(_ count: Int) throws {
+        try database.writer.write { db in
+            try db.execute(sql: "UPDATE runs SET files_total = files_total + ? WHERE id = ?", arguments: [count, runId])
+        }
+    }
+
+    /// Records one file's outcome at one stage; flushed in batches (every 200 rows or 2 s).
+    public func record(fileId: Int64, stage: String, status: String, error: String? = nil) throws {
+        buffer.append(RunFileRecord(runId: runId, fileId: fileId, stage: stage, status: status, error: error, attempts: 1))
+        switch status {
+        case "failed": counts.failed += 1
+        case "skipped": counts.skipped += 1
+        default: counts.done += 1
+        }
+        if buffer.count >= 200 || monotonicSeconds() - lastFlush > 2 { try flush() }
+    }
+
+    public func flush(extra: ((Database) throws -> Void)? = nil) throws {
+        let rows = buffer
+        buffer.removeAll(keepingCapacity: true)
+        let c = counts
+        try database.writer.write { db in
+            for var row in rows { try row.upsert(db) }
+            try db.execute(sql: "UPDATE runs SET files_done = ?, files_failed = ?, files_skipped = ? WHERE id = ?",
+                           arguments: [c.done, c.failed, c.skipped, runId])
+            try extra?(db)
+        }
+        lastFlush = monotonicSeconds()
+    }
+
+    public func finish(status: String, summary: String? = nil) throws {
+        try flush()
+        try database.writer.write { db in
+            try db.execute(sql: "UPDATE runs SET status = ?, finished_at = ?, summary = ? WHERE id = ?",
+                           arguments: [status, Date(), summary, runId])
+        }
+    }
+
+    public var failedCount: Int { counts.failed }
+}

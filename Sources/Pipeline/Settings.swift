@@ -1,0 +1,118 @@
+import Analysis
+import Foundation
+import Store
+import TOMLKit
+
+/// Problems with options, environment or the config file: exit code 2.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The `--config` file (TOML). Every key is optional; see `docs` in the README for the full list.
+struct ConfigFile: Decodable {
+    var library: String?
+    var database: String?
+    var jobs: Int?
+    var analysis: AnalysisSection?
+
+    struct AnalysisSection: Decodable {
+        var enabled: [String]?
+        var silence_threshold_db: Double?
+        var min_bpm: Double?
+        var max_bpm: Double?
+        var frames_fps: Double?
+        var frames_bands: Int?
+    }
+
+    static func load(path: String) throws -> ConfigFile {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ConfigurationError("cannot read config file \(path)")
+        }
+        do {
+            return try TOMLDecoder().decode(ConfigFile.self, from: text)
+        } catch {
+            throw ConfigurationError("config file \(path) is not valid: \(error)")
+        }
+    }
+}
+
+/// Settings in force for one command. Precedence: command line > environment > config file > defaults.
+public struct Settings: Sendable {
+    public var libraryPath: String?
+    public var databasePath: String
+    public var jobs: Int
+    public var analysis: AnalysisOptions
+
+    public struct Overrides: Sendable {
+        public var database: String?
+        public var library: String?
+        public var config: String?
+        public var jobs: Int?
+        public var only: [String]?
+        public init(database: String? = nil, library: String? = nil, config: String? = nil, jobs: Int? = nil,
+                    only: [String]? = nil) {
+            self.database = database; self.library = library; self.config = config; self.jobs = jobs; self.only = only
+        }
+    }
+
+    public static func resolve(_ cli: Overrides,
+                               environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Settings {
+        let configPath = cli.config ?? environment["SPINDLE_CONFIG"]
+        let file = try configPath.map(ConfigFile.load(path:))
+        func nonEmpty(_ s: String?) -> String? { (s?.isEmpty ?? true) ? nil : s }
+        let library = nonEmpty(cli.library) ?? nonEmpty(environment["MUSIC_DIR"]) ?? nonEmpty(file?.library)
+        let database = nonEmpty(cli.database) ?? nonEmpty(environment["SPINDLE_DB"]) ?? nonEmpty(file?.database)
+            ?? SpindleDatabase.defaultPath(environment: environment)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let jobs = cli.jobs ?? environment["SPINDLE_JOBS"].flatMap { Int($0) } ?? file?.jobs ?? cores
+        guard jobs >= 1, jobs <= 256 else { throw ConfigurationError("jobs must be between 1 and 256 (got \(jobs))") }
+
+        var options = AnalysisOptions()
+        if let a = file?.analysis {
+            if let v = a.silence_threshold_db { options.silenceThresholdDB = v }
+            if let v = a.min_bpm { options.minBPM = v }
+            if let v = a.max_bpm { options.maxBPM = v }
+            if let v = a.frames_fps { options.framesPerSecond = v }
+            if let v = a.frames_bands { options.frameBands = v }
+            if let list = a.enabled { options.enabled = try parseKinds(list) }
+        }
+        if let only = cli.only { options.enabled = try parseKinds(only) }
+        try validate(options)
+        return Settings(libraryPath: library, databasePath: database, jobs: jobs, analysis: options)
+    }
+
+    public static func parseKinds(_ names: [String]) throws -> Set<AnalysisOptions.Kind> {
+        var kinds = Set<AnalysisOptions.Kind>()
+        for raw in names.flatMap({ $0.split(separator: ",") }) {
+            let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
+            guard let kind = AnalysisOptions.Kind(rawValue: name) else {
+                let valid = AnalysisOptions.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ConfigurationError("unknown analyzer '\(name)' (known: \(valid))")
+            }
+            kinds.insert(kind)
+        }
+        guard !kinds.isEmpty else { throw ConfigurationError("no analyzer selected") }
+        return kinds
+    }
+
+    static func validate(_ o: AnalysisOptions) throws {
+        guard o.minBPM >= 20, o.maxBPM <= 400, o.minBPM * 1.5 <= o.maxBPM else {
+            throw ConfigurationError("tempo range \(o.minBPM)–\(o.maxBPM) BPM is not usable (min ≥ 20, max ≤ 400, max ≥ 1.5 × min)")
+        }
+        guard o.silenceThresholdDB < 0, o.silenceThresholdDB > -140 else {
+            throw ConfigurationError("silence threshold must be between -140 and 0 dBFS")
+        }
+        guard o.framesPerSecond > 0, o.framesPerSecond <= 120, o.frameBands >= 1, o.frameBands <= 256 else {
+            throw ConfigurationError("visualiser frames need 0 < fps ≤ 120 and 1–256 bands")
+        }
+    }
+
+    /// The library root, or a configuration error naming the three ways to give one.
+    public func requireLibrary() throws -> String {
+        guard let libraryPath else {
+            throw ConfigurationError("no library folder: pass --library DIR, set MUSIC_DIR, or put library = \"DIR\" in the config file")
+        }
+        return libraryPath
+    }
+}

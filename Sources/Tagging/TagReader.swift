@@ -1,0 +1,33 @@
+import CTagLib
+import Foundation
+
+/// Reads tags and audio properties through the TagLib wrapper.
+public enum TagReader {
+    public static func read(path: String) throws -> TagSnapshot {
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            throw TagError(path: path, reason: "not a readable regular file")
+        }
+        var info = spn_tag_info()
+        defer { spn_tags_free(&info) }
+        guard spn_tags_read(path, &info) == 1 else {
+            let reason = withUnsafeBytes(of: info.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            throw TagError(path: path, reason: reason)
+        }
+        let codec = withUnsafeBytes(of: info.codec) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        var properties: [String: [String]] = [:]
+        if let raw = info.properties {
+            let text = String(cString: raw)
+            for record in text.split(separator: "\u{1e}", omittingEmptySubsequences: true) {
+                let parts = record.split(separator: "\u{1f}", maxSplits: 1, omittingEmptySubsequences: false)
+                guard let key = parts.first, !key.isEmpty else { continue }
+                properties[String(key), default: []].append(parts.count > 1 ? String(parts[1]) : "")
+            }
+        }
+        func positive(_ v: Int32) -> Int? { v > 0 ? Int(v) : nil }
+        return TagSnapshot(properties: properties, codec: codec,
+                           durationSeconds: info.length_ms > 0 ? Double(info.length_ms) / 1000 : nil,
+                           bitrateKbps: positive(info.bitrate_kbps), sampleRate: positive(info.sample_rate),
+                           channels: positive(info.channels), bitDepth: positive(info.bits_per_sample))
+    }
+}

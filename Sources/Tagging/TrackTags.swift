@@ -1,0 +1,82 @@
+import Foundation
+
+/// The fields Spindle indexes, taken from TagLib property names with the usual conventions:
+/// "3/12" track numbers, "2019-05-01" dates, several GENRE values or one "Rock; Pop" value.
+public struct TrackTags: Sendable, Equatable {
+    public var title: String?
+    public var artist: String?
+    public var albumArtist: String?
+    public var album: String?
+    public var genres: [String] = []
+    public var date: String?
+    public var year: Int?
+    public var trackNumber: Int?
+    public var trackTotal: Int?
+    public var discNumber: Int?
+    public var discTotal: Int?
+    public var language: String?
+    public var releaseCountry: String?
+    public var bpm: Double?
+    public var replayGainTrackGain: String?
+    public var replayGainTrackPeak: String?
+    public var replayGainAlbumGain: String?
+    public var replayGainAlbumPeak: String?
+    public var musicBrainzTrackId: String?
+    public var musicBrainzAlbumId: String?
+    public var musicBrainzArtistId: String?
+    public var musicBrainzAlbumArtistId: String?
+    public var musicBrainzReleaseGroupId: String?
+
+    public init(_ s: TagSnapshot) {
+        title = s.first("TITLE")
+        artist = s.first("ARTIST")
+        albumArtist = s.first("ALBUMARTIST")
+        album = s.first("ALBUM")
+        genres = Self.splitGenres(s.all("GENRE"))
+        date = s.first("DATE") ?? s.first("ORIGINALDATE")
+        year = date.flatMap(Self.year(from:))
+        (trackNumber, trackTotal) = Self.numberPair(s.first("TRACKNUMBER"), total: s.first("TRACKTOTAL") ?? s.first("TOTALTRACKS"))
+        (discNumber, discTotal) = Self.numberPair(s.first("DISCNUMBER"), total: s.first("DISCTOTAL") ?? s.first("TOTALDISCS"))
+        language = s.first("LANGUAGE")
+        releaseCountry = s.first("RELEASECOUNTRY")
+        bpm = s.first("BPM").flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 > 0 ? $0 : nil }
+        replayGainTrackGain = s.first("REPLAYGAIN_TRACK_GAIN")
+        replayGainTrackPeak = s.first("REPLAYGAIN_TRACK_PEAK")
+        replayGainAlbumGain = s.first("REPLAYGAIN_ALBUM_GAIN")
+        replayGainAlbumPeak = s.first("REPLAYGAIN_ALBUM_PEAK")
+        musicBrainzTrackId = s.first("MUSICBRAINZ_TRACKID")
+        musicBrainzAlbumId = s.first("MUSICBRAINZ_ALBUMID")
+        musicBrainzArtistId = s.first("MUSICBRAINZ_ARTISTID")
+        musicBrainzAlbumArtistId = s.first("MUSICBRAINZ_ALBUMARTISTID")
+        musicBrainzReleaseGroupId = s.first("MUSICBRAINZ_RELEASEGROUPID")
+    }
+
+    /// Multi-valued GENRE stays multi-valued; a single value holding separators ("Rock; Pop", "Rock/Pop"
+    /// is left alone: "AC/DC"-style names make '/' ambiguous) is split on ';', '|' and NUL.
+    static func splitGenres(_ values: [String]) -> [String] {
+        var out: [String] = []
+        for v in values {
+            for part in v.split(whereSeparator: { $0 == ";" || $0 == "|" || $0 == "\u{0}" }) {
+                let g = part.trimmingCharacters(in: .whitespacesAndNewlines)
+                if !g.isEmpty, !out.contains(g) { out.append(g) }
+            }
+        }
+        return out
+    }
+
+    static func year(from date: String) -> Int? {
+        let digits = date.prefix(4)
+        guard digits.count == 4, let y = Int(digits), y > 0 else { return nil }
+        return y
+    }
+
+    /// "3/12" → (3, 12); "03" → (3, total).
+    static func numberPair(_ value: String?, total: String?) -> (Int?, Int?) {
+        let totalValue = total.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard let value else { return (nil, totalValue) }
+        let parts = value.split(separator: "/", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        let number = parts.first.flatMap { Int($0) }
+        let embeddedTotal = parts.count > 1 ? Int(parts[1]) : nil
+        return (number, embeddedTotal ?? totalValue)
+    }
+}

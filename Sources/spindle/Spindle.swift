@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import Pipeline
+
+
+struct Spindle: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "spindle",
+        abstract: "Batch analysis and indexing for personal music libraries.",
+        discussion: """
+            Spindle scans a music library into an SQLite index, reads tags, and computes tempo, silence \
+            boundaries, EBU R128 loudness and visualiser frames, decoding each track once. Players and \
+            servers (Navidrome, Jellyfin, any Subsonic server) read the results from the database.
+
+            The library comes from --library, MUSIC_DIR or the config file; the database from --db, \
+            SPINDLE_DB or the config file (default: $XDG_DATA_HOME/spindle/spindle.db).
+
+            Exit codes: 0 success, 1 fatal error, 2 usage or configuration error, 3 finished but some \
+            files failed, 4 another run holds the lock.
+            """,
+        subcommands: [
+            ScanCommand.self, AnalyzeCommand.self, RunCommand.self, InspectCommand.self, ResolveCommand.self,
+            TagsCommand.self, GenresCommand.self, FramesCommand.self, BenchCommand.self, StatusCommand.self,
+            NavidromeCommand.self,
+        ]
+    )
+}
+
+/// Options every command accepts, before or after the command name.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Database file (env SPINDLE_DB).", valueName: "file"))
+    var db: String?
+
+    @Option(name: .long, help: ArgumentHelp("Library root folder (env MUSIC_DIR).", valueName: "dir"))
+    var library: String?
+
+    @Option(name: .long, help: ArgumentHelp("Config file (TOML).", valueName: "file"))
+    var config: String?
+
+    @Flag(name: .shortAndLong, help: "Print only errors.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Print every file's problems as they happen.")
+    var verbose = false
+
+    var verbosity: Verbosity { quiet ? .quiet : (verbose ? .verbose : .normal) }
+
+    func settings(jobs: Int? = nil, only: [String]? = nil) throws -> Settings {
+        do {
+            return try Settings.resolve(.init(database: db, library: library, config: config, jobs: jobs, only: only))
+        } catch let error as ConfigurationError {
+            throw CommandFailure.usage(error.description)
+        }
+    }
+}
+
+/// Errors that end a command with DESIGN's exit codes.
+enum CommandFailure: Error, CustomStringConvertible {
+    case usage(String)
+    case fatal(String)
+
+    var description: String {
+        switch self {
+        case .usage(let m), .fatal(let m): return m
+        }
+    }
+}
+
+/// Runs a command body, mapping errors to messages and exit codes (2 usage, 1 fatal).
+func runCommand(_ body: () throws -> Int32) throws {
+    let code: Int32
+    do {
+        code = try body()
+    } catch let failure as CommandFailure {
+        printError(failure.description)
+        if case .usage = failure { throw ExitCode(2) }
+        throw ExitCode(1)
+    } catch let error as ConfigurationError {
+        printError(error.description)
+        throw ExitCode(2)
+    } catch let exit as ExitCode {
+        throw exit
+    } catch {
+        printError("\(error)")
+        throw ExitCode(1)
+    }
+    if code != 0 { throw ExitCode(code) }
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(("spindle: " + message + "\n").data(using: .utf8)!)
+}
