@@ -13,11 +13,11 @@ final class OnsetEnvelope {
     private let hop = 128
     private let fft: RealFFT
     private let window: [Float]
-    private var ring: [Float]
-    private var ringFill = 0
-    private var sinceLastFrame = 0
-    private var decimAccumulator: Float = 0
-    private var decimCount = 0
+    /// Decimated samples not yet consumed by a frame; frames read `fftSize` from `readPosition`.
+    private var decimated: [Float] = []
+    private var readPosition = 0
+    private var partialSum: Float = 0
+    private var partialCount = 0
     private var power: [Float]
     private let bandEdges: [Int]
     private var previousBands: [Float]
@@ -31,7 +31,7 @@ final class OnsetEnvelope {
         latency = Double(fftSize / 2) / rate
         fft = RealFFT(size: fftSize)
         window = RealFFT.hannWindow(fftSize)
-        ring = [Float](repeating: 0, count: fftSize)
+        decimated.reserveCapacity(8192)
         power = [Float](repeating: 0, count: fftSize / 2 + 1)
         // Log-spaced band edges (in bins) from ~40 Hz to Nyquist, at least one bin wide.
         var edges: [Int] = [1]
@@ -50,32 +50,59 @@ final class OnsetEnvelope {
 
     /// Feeds mono samples at the source rate; calls `emit` with each new onset-strength value.
     func consume(_ mono: UnsafeBufferPointer<Float>, emit: (Float) -> Void) {
-        for x in mono {
-            decimAccumulator += x
-            decimCount += 1
-            guard decimCount == decimation else { continue }
-            let sample = decimAccumulator / Float(decimation)
-            decimAccumulator = 0
-            decimCount = 0
-            ring[ringFill % fftSize] = sample
-            ringFill += 1
-            sinceLastFrame += 1
-            if ringFill >= fftSize && sinceLastFrame >= hop {
-                sinceLastFrame = 0
-                emit(frame())
+        let d = decimation
+        let scale = 1 / Float(d)
+        var i = 0
+        let n = mono.count
+        // Complete a group left over from the previous block, then whole groups, then keep the rest.
+        while partialCount > 0 && i < n {
+            partialSum += mono[i]
+            partialCount += 1
+            i += 1
+            if partialCount == d {
+                decimated.append(partialSum * scale)
+                partialSum = 0
+                partialCount = 0
             }
+        }
+        let groups = (n - i) / d
+        if groups > 0 {
+            let base = decimated.count
+            decimated.append(contentsOf: repeatElement(0, count: groups))
+            decimated.withUnsafeMutableBufferPointer { out in
+                for g in 0..<groups {
+                    var sum: Float = 0
+                    for k in 0..<d { sum += mono[i + g * d + k] }
+                    out[base + g] = sum * scale
+                }
+            }
+            i += groups * d
+        }
+        while i < n {
+            partialSum += mono[i]
+            partialCount += 1
+            i += 1
+        }
+        while readPosition + fftSize <= decimated.count {
+            emit(frame())
+            readPosition += hop
+        }
+        if readPosition > 4096 {
+            decimated.removeFirst(readPosition)
+            readPosition = 0
         }
     }
 
     private func frame() -> Float {
-        let start = ringFill % fftSize    // oldest sample
-        for i in 0..<fftSize { fft.input[i] = ring[(start + i) % fftSize] * window[i] }
+        decimated.withUnsafeBufferPointer { x in
+            for i in 0..<fftSize { fft.input[i] = x[readPosition + i] * window[i] }
+        }
         power.withUnsafeMutableBufferPointer { fft.powerSpectrum(into: $0.baseAddress!) }
         var flux: Float = 0
         for b in 0..<(bandEdges.count - 1) {
             var e: Float = 0
             for k in bandEdges[b]..<bandEdges[b + 1] { e += power[k] }
-            let c = log1pf(compression * e)
+            let c = VectorOps.fastLog(1 + compression * e)
             if havePrevious { flux += max(0, c - previousBands[b]) }
             previousBands[b] = c
         }

@@ -1,10 +1,30 @@
 import CFFTW
 import Foundation
 
-/// FFTW's planner is not thread-safe; only execution is. Every plan is made and destroyed under this lock.
-private let plannerLock = NSLock()
+/// FFTW's planner is not thread-safe; only execution is. Plans are made once per size, under this lock,
+/// and
+/// executed with each analyzer's own arrays.
+private final class PlanCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var plans: [Int: fftwf_plan] = [:]
 
-/// A forward real FFT of a fixed size with its own buffers and plan (one per analyzer, so per thread).
+    func plan(size: Int) -> fftwf_plan {
+        lock.lock()
+        defer { lock.unlock() }
+        if let plan = plans[size] { return plan }
+        let input = fftwf_alloc_real(size)!
+        let output = fftwf_alloc_complex(size / 2 + 1)!
+        let plan = fftwf_plan_dft_r2c_1d(Int32(size), input, output, UInt32(FFTW_ESTIMATE))!
+        fftwf_free(input)
+        fftwf_free(output)
+        plans[size] = plan
+        return plan
+    }
+}
+
+private let planCache = PlanCache()
+
+/// A forward real FFT of a fixed size with its own (FFTW-aligned) buffers.
 final class RealFFT {
     let size: Int
     let input: UnsafeMutablePointer<Float>
@@ -16,23 +36,17 @@ final class RealFFT {
         input = fftwf_alloc_real(size)
         output = fftwf_alloc_complex(size / 2 + 1)
         input.initialize(repeating: 0, count: size)
-        let input = self.input, output = self.output
-        plannerLock.lock()
-        plan = fftwf_plan_dft_r2c_1d(Int32(size), input, output, UInt32(FFTW_ESTIMATE))!
-        plannerLock.unlock()
+        plan = planCache.plan(size: size)
     }
 
     deinit {
-        plannerLock.lock()
-        fftwf_destroy_plan(plan)
-        plannerLock.unlock()
         fftwf_free(input)
         fftwf_free(output)
     }
 
     /// Transforms `input`; fills `power` (size/2 + 1 bins) with |X|².
     func powerSpectrum(into power: UnsafeMutablePointer<Float>) {
-        fftwf_execute(plan)
+        fftwf_execute_dft_r2c(plan, input, output)
         let bins = size / 2 + 1
         let raw = UnsafeMutableRawPointer(output).assumingMemoryBound(to: Float.self)
         for k in 0..<bins {

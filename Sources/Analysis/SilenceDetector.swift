@@ -12,86 +12,104 @@ public struct SilenceResult: Sendable, Equatable {
 /// (loudest channel), so a noise pad whose level stays under the threshold never counts as sound even when
 /// single samples poke above it; the boundary is then placed at the first (or after the last) sample above
 /// the threshold in the first (last) loud window or the window next to it: sample resolution.
+/// Per window only a sum of squares and a peak are computed; samples are searched only around boundaries.
 public final class SilenceDetector: Analyzer {
     public let needsMono = false
     private let channels: Int
     private let sampleRate: Int
     private let threshold: Float
-    private let thresholdSquare: Double
+    private let thresholdSquare: Float
     private let windowLength: Int
-    private var windowFill = 0
-    private var windowStart: Int64 = 0
-    private var windowSquares: [Double]
-    private var windowFirstLoud: Int64 = -1     // first sample index above the threshold in this window
-    private var windowLastLoud: Int64 = -1
-    private var previousFirstLoud: Int64 = -1   // same, for the window before
-    private var previousLastLoud: Int64 = -1
-    private var leadEnd: Int64?                 // sample index
-    private var trailStart: Int64?              // one past the last loud sample
-    private var pendingTrailFromNext = false    // the last loud window was the previous one
-    private var position: Int64 = 0
+    /// Samples of the current window seen in earlier blocks (a window may straddle blocks).
+    private var carry: [Float] = []
+    private var position: Int64 = 0          // frames consumed before the current window
+    private var previousWindow: [Float] = [] // the last closed window's samples, until lead is found
+    private var previousStart: Int64 = 0
+    private var leadEnd: Int64?
+    private var trailStart: Int64?
+    private var afterLoud = false            // the previous window was loud
+    private var squares: [Float]
 
     public init(format: StreamFormat, thresholdDB: Double) {
         channels = format.channels
         sampleRate = format.sampleRate
         threshold = Float(pow(10, thresholdDB / 20))
-        thresholdSquare = pow(10, thresholdDB / 10)
+        thresholdSquare = Float(pow(10, thresholdDB / 10))
         windowLength = max(1, format.sampleRate / 200)
-        windowSquares = [Double](repeating: 0, count: format.channels)
+        squares = [Float](repeating: 0, count: format.channels)
     }
 
     public func consume(_ block: AudioBlock) {
         let p = block.interleaved
-        var i = 0
-        while i < block.frames {
-            let n = min(block.frames - i, windowLength - windowFill)
-            for f in i..<(i + n) {
-                var loud = false
-                for c in 0..<channels {
-                    let x = p[f * channels + c]
-                    windowSquares[c] += Double(x * x)
-                    loud = loud || abs(x) > threshold
-                }
-                if loud {
-                    let index = position + Int64(f - i)
-                    if windowFirstLoud < 0 { windowFirstLoud = index }
-                    windowLastLoud = index
-                }
+        let stride = windowLength * channels
+        var offset = 0
+        let total = block.frames * channels
+        if !carry.isEmpty {
+            let need = min(stride - carry.count, total)
+            carry.append(contentsOf: p[0..<need])
+            offset = need
+            if carry.count == stride {
+                let window = carry
+                window.withUnsafeBufferPointer { closeWindow($0) }
+                carry.removeAll(keepingCapacity: true)
             }
-            position += Int64(n)
-            windowFill += n
-            i += n
-            if windowFill == windowLength { closeWindow() }
         }
+        while offset + stride <= total {
+            closeWindow(UnsafeBufferPointer(rebasing: p[offset..<(offset + stride)]))
+            offset += stride
+        }
+        if offset < total { carry.append(contentsOf: p[offset..<total]) }
     }
 
-    private func closeWindow() {
-        let meanSquare = windowSquares.map { $0 / Double(max(windowFill, 1)) }.max() ?? 0
-        for c in 0..<channels { windowSquares[c] = 0 }
-        let loud = meanSquare > thresholdSquare
-        if pendingTrailFromNext {
-            // The window after the last loud one: its loud samples (a decaying tail) still count.
-            if windowLastLoud >= 0 && !loud { trailStart = windowLastLoud + 1 }
-            pendingTrailFromNext = false
+    /// Judges one window (interleaved samples) and moves the boundaries.
+    private func closeWindow(_ w: UnsafeBufferPointer<Float>) {
+        let frames = w.count / channels
+        let peak = VectorOps.maxAbs(w.baseAddress!, w.count)
+        for c in 0..<channels { squares[c] = 0 }
+        VectorOps.addSquares(w.baseAddress!, w.count, channels: channels, into: &squares)
+        let loudestMeanSquare = (squares.max() ?? 0) / Float(frames)
+        let loud = loudestMeanSquare > thresholdSquare
+        let start = position
+        if afterLoud && !loud {
+            // The window after the last loud one: a decaying tail above the threshold still counts.
+            if peak > threshold, let last = lastAbove(w) { trailStart = start + Int64(last) + 1 }
         }
         if loud {
             if leadEnd == nil {
-                // Prefer an onset in the window before when it already crossed the threshold.
-                leadEnd = previousFirstLoud >= 0 ? previousFirstLoud : (windowFirstLoud >= 0 ? windowFirstLoud : windowStart)
+                // An onset may already cross the threshold in the window before.
+                if let first = previousWindow.withUnsafeBufferPointer({ firstAbove($0) }) {
+                    leadEnd = previousStart + Int64(first)
+                } else {
+                    leadEnd = start + Int64(firstAbove(w) ?? 0)
+                }
+                previousWindow = []
             }
-            trailStart = windowLastLoud >= 0 ? windowLastLoud + 1 : position
-            pendingTrailFromNext = true
+            trailStart = start + Int64((lastAbove(w) ?? (frames - 1)) + 1)
+        } else if leadEnd == nil {
+            previousWindow.removeAll(keepingCapacity: true)
+            if peak > threshold { previousWindow.append(contentsOf: w) }
+            previousStart = start
         }
-        previousFirstLoud = windowFirstLoud
-        previousLastLoud = windowLastLoud
-        windowFirstLoud = -1
-        windowLastLoud = -1
-        windowFill = 0
-        windowStart = position
+        afterLoud = loud
+        position += Int64(frames)
+    }
+
+    private func firstAbove(_ w: UnsafeBufferPointer<Float>) -> Int? {
+        guard let i = w.firstIndex(where: { abs($0) > threshold }) else { return nil }
+        return i / channels
+    }
+
+    private func lastAbove(_ w: UnsafeBufferPointer<Float>) -> Int? {
+        guard let i = w.lastIndex(where: { abs($0) > threshold }) else { return nil }
+        return i / channels
     }
 
     public func finish() -> SilenceResult {
-        if windowFill > 0 { closeWindow() }
+        if !carry.isEmpty {
+            let window = carry
+            window.withUnsafeBufferPointer { closeWindow($0) }
+            carry.removeAll()
+        }
         guard let lead = leadEnd, let trail = trailStart else {
             return SilenceResult(leadSilenceEnd: nil, trailSilenceStart: nil, isSilent: true)
         }

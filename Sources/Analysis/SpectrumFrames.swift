@@ -34,9 +34,11 @@ public final class SpectrumFrameAnalyzer: Analyzer {
     private let bandBins: [(lo: Int, hi: Int, weightLo: Float)]
     private let floorDB: Float
     private let reference: Float
-    private var ring: [Float]
+    /// The last `size` samples before the current block, so a window may straddle two blocks.
+    private var tail: [Float]
     private var consumed: Int64 = 0
     private var nextFrame = 0
+    private var nextEnd: Int64
     private var power: [Float]
     private var output: [UInt8] = []
 
@@ -46,7 +48,8 @@ public final class SpectrumFrameAnalyzer: Analyzer {
         fps = options.framesPerSecond
         fft = RealFFT(size: size)
         window = RealFFT.hannWindow(size)
-        ring = [Float](repeating: 0, count: size)
+        tail = [Float](repeating: 0, count: size)
+        nextEnd = Int64(size)
         power = [Float](repeating: 0, count: size / 2 + 1)
         floorDB = Float(options.frameFloorDB)
         // A full-scale sine through a Hann window peaks at (N/4)² in power.
@@ -75,19 +78,30 @@ public final class SpectrumFrameAnalyzer: Analyzer {
     private func frameStart(_ i: Int) -> Int64 { Int64((Double(i) * Double(sampleRate) / fps).rounded()) }
 
     public func consume(_ block: AudioBlock) {
-        for x in block.mono {
-            ring[Int(consumed % Int64(size))] = x
-            consumed += 1
-            if consumed == frameStart(nextFrame) + Int64(size) { emitFrame(filledTo: consumed) }
+        let n = block.frames
+        let mono = block.mono
+        // Only the samples under a window are read; with a hop longer than the window most are skipped.
+        while nextEnd <= consumed + Int64(n) {
+            let first = Int(nextEnd - Int64(size) - consumed)     // negative: starts in the tail
+            tail.withUnsafeBufferPointer { t in
+                for i in 0..<size {
+                    let j = first + i
+                    let x = j < 0 ? (j + size >= 0 ? t[j + size] : 0) : mono[j]
+                    fft.input[i] = x * window[i]
+                }
+            }
+            emitFrame()
         }
+        if n >= size {
+            for i in 0..<size { tail[i] = mono[n - size + i] }
+        } else {
+            tail.removeFirst(n)
+            tail.append(contentsOf: mono[0..<n])
+        }
+        consumed += Int64(n)
     }
 
-    private func emitFrame(filledTo end: Int64) {
-        // The window is the `size` samples ending at `end` (zero where the stream had not reached).
-        for i in 0..<size {
-            let t = end - Int64(size) + Int64(i)
-            fft.input[i] = t < consumed && t >= 0 ? ring[Int(t % Int64(size))] * window[i] : 0
-        }
+    private func emitFrame() {
         power.withUnsafeMutableBufferPointer { fft.powerSpectrum(into: $0.baseAddress!) }
         for band in bandBins {
             var p: Float
@@ -102,12 +116,18 @@ public final class SpectrumFrameAnalyzer: Analyzer {
             output.append(UInt8(max(0, min(255, (level * 255).rounded()))))
         }
         nextFrame += 1
+        nextEnd = frameStart(nextFrame) + Int64(size)
     }
 
     public func finish() -> VisualFrames {
         // Frames whose window runs past the end are computed zero-padded, so every 1/fps step has one.
         while frameStart(nextFrame) < consumed {
-            emitFrame(filledTo: frameStart(nextFrame) + Int64(size))
+            let first = Int(nextEnd - Int64(size) - consumed)   // into the tail, which holds the last samples
+            for i in 0..<size {
+                let j = first + i
+                fft.input[i] = j < 0 && j + size >= 0 ? tail[j + size] * window[i] : 0
+            }
+            emitFrame()
         }
         return VisualFrames(fps: fps, bands: bandBins.count, data: output)
     }

@@ -19,7 +19,10 @@ public final class TempoEstimator: Analyzer {
     private let minBPM: Double
     private let maxBPM: Double
     private let maxLag: Int
-    private var ring: [Float]
+    /// Recent detrended onset values, newest first from `newest`, stored twice so any run of lags is
+    /// one contiguous slice.
+    private var history: [Float]
+    private var newest = 0
     private var count = 0
     private var acf: [Double]
     private var runningMean: Float = 0
@@ -33,7 +36,7 @@ public final class TempoEstimator: Analyzer {
         self.maxBPM = maxBPM
         let fps = onsets.framesPerSecond
         maxLag = Int((4 * 60 * fps / minBPM).rounded(.up)) + 2
-        ring = [Float](repeating: 0, count: maxLag + 1)
+        history = [Float](repeating: 0, count: 2 * (maxLag + 1))
         acf = [Double](repeating: 0, count: maxLag + 1)
         meanRate = Float(1 / (1.5 * fps))
         headCapacity = Int(45 * fps)
@@ -54,17 +57,17 @@ public final class TempoEstimator: Analyzer {
         if count == 0 { runningMean = value }
         runningMean += meanRate * (value - runningMean)
         let x = value - runningMean
-        let n = ring.count
-        let slot = count % n
-        ring[slot] = x
+        let n = maxLag + 1
+        newest = newest == 0 ? n - 1 : newest - 1
+        history[newest] = x
+        history[newest + n] = x
         count += 1
         let lags = min(maxLag, count - 1)
-        var lag = 0
-        while lag <= lags {
-            var j = slot - lag
-            if j < 0 { j += n }
-            acf[lag] += Double(x * ring[j])
-            lag += 1
+        history.withUnsafeBufferPointer { h in
+            acf.withUnsafeMutableBufferPointer { a in
+                let recent = h.baseAddress! + newest
+                for lag in 0...lags { a[lag] += Double(x * recent[lag]) }
+            }
         }
     }
 

@@ -12,7 +12,9 @@ final class TruePeakMeter {
     private let phases: [[Float]]         // phases 1..<factor, each `taps` long, newest sample first
     private let bound: Float              // max over phases of Σ|h|
     private var history: [[Float]]        // last taps-1 samples per channel
-    private var scratch: [Float] = []
+    private var historyPeak: Float = 0    // max |x| over `history`, all channels
+    private var window: [Float]           // taps-1 + chunk samples of one channel
+    private var output: [Float]           // one phase's outputs for a chunk
     private var chunkPeaks: [Float] = []
     private(set) var samplePeak: Float = 0
     private(set) var interpolatedPeak: Float = 0
@@ -41,62 +43,76 @@ final class TruePeakMeter {
         self.phases = phases
         bound = largest
         history = Array(repeating: [Float](repeating: 0, count: 11), count: channels)
+        window = [Float](repeating: 0, count: 11 + Self.chunk)
+        output = [Float](repeating: 0, count: Self.chunk)
     }
 
     /// The reported true peak never lies below the sample peak.
     var truePeak: Float { max(samplePeak, interpolatedPeak) }
 
     func consume(_ interleaved: UnsafeBufferPointer<Float>, frames: Int) {
-        let lookback = taps - 1
-        if scratch.count < lookback + frames { scratch = [Float](repeating: 0, count: lookback + frames) }
-        let chunks = (frames + Self.chunk - 1) / Self.chunk
+        guard frames > 0 else { return }
+        let chunk = Self.chunk
+        let chunks = (frames + chunk - 1) / chunk
         if chunkPeaks.count < chunks { chunkPeaks = [Float](repeating: 0, count: chunks) }
-        for c in 0..<channels {
-            var blockPeak: Float = 0
-            scratch.withUnsafeMutableBufferPointer { x in
-                chunkPeaks.withUnsafeMutableBufferPointer { peaks in
-                    // History first, then this block's samples of channel c.
-                    for i in 0..<lookback { x[i] = history[c][i] }
-                    for i in 0..<frames { x[lookback + i] = interleaved[i * channels + c] }
-                    for k in 0..<chunks {
-                        let lo = lookback + k * Self.chunk, hi = min(lookback + frames, lo + Self.chunk)
-                        var m: Float = 0
-                        for i in lo..<hi { m = max(m, abs(x[i])) }
-                        peaks[k] = m
-                        blockPeak = max(blockPeak, m)
-                    }
+        // Peaks per chunk over all channels at once: interleaved chunks are contiguous.
+        var blockPeak: Float = 0
+        for k in 0..<chunks {
+            let lo = k * chunk * channels, hi = min(frames, (k + 1) * chunk) * channels
+            let m = VectorOps.maxAbs(interleaved.baseAddress! + lo, hi - lo)
+            chunkPeaks[k] = m
+            blockPeak = max(blockPeak, m)
+        }
+        samplePeak = max(samplePeak, blockPeak)
+        if factor > 1 {
+            var previousPeak = historyPeak
+            for k in 0..<chunks {
+                // Outputs of chunk k read this chunk and the 11 samples before it.
+                let windowPeak = max(previousPeak, chunkPeaks[k])
+                previousPeak = chunkPeaks[k]
+                if bound * windowPeak <= truePeak { continue }
+                let lo = k * chunk, hi = min(frames, lo + chunk)
+                for c in 0..<channels {
+                    interpolatedPeak = max(interpolatedPeak, interpolate(interleaved, channel: c, frames: lo..<hi))
                 }
             }
-            samplePeak = max(samplePeak, blockPeak)
-            guard factor > 1 else { continue }
-            var historyPeak: Float = history[c].reduce(0) { max($0, abs($1)) }
-            for k in 0..<chunks {
-                let windowPeak = max(historyPeak, chunkPeaks[k])
-                historyPeak = chunkPeaks[k]
-                if bound * windowPeak <= truePeak { continue }
-                let lo = k * Self.chunk, hi = min(frames, lo + Self.chunk)
-                interpolatedPeak = max(interpolatedPeak, interpolate(outputs: lo..<hi))
-            }
-            for i in 0..<lookback { history[c][i] = scratch[frames + i] }
         }
+        // Keep the last taps-1 samples of each channel for the next block.
+        let keep = taps - 1
+        for c in 0..<channels {
+            if frames >= keep {
+                for i in 0..<keep { history[c][i] = interleaved[(frames - keep + i) * channels + c] }
+            } else {
+                history[c].removeFirst(frames)
+                for i in 0..<frames { history[c].append(interleaved[i * channels + c]) }
+            }
+        }
+        historyPeak = history.reduce(0) { m, h in h.reduce(m) { max($0, abs($1)) } }
     }
 
-    /// Largest |y| of every non-zero phase for outputs `range` (indices into the block; the filter
-    /// reads scratch[n ... n + taps - 1], newest at the end).
-    private func interpolate(outputs range: Range<Int>) -> Float {
-        var peak: Float = 0
+    /// Largest |y| over the non-zero phases for the outputs at `frames` of channel `c`.
+    private func interpolate(_ p: UnsafeBufferPointer<Float>, channel c: Int, frames range: Range<Int>) -> Float {
+        let keep = taps - 1
         let count = range.count
-        var y = [Float](repeating: 0, count: Self.chunk)
-        scratch.withUnsafeBufferPointer { x in
-            y.withUnsafeMutableBufferPointer { out in
+        var peak: Float = 0
+        window.withUnsafeMutableBufferPointer { x in
+            // x[0..<keep] = the samples before the chunk, x[keep...] = the chunk.
+            for i in 0..<keep {
+                let f = range.lowerBound - keep + i
+                x[i] = f >= 0 ? p[f * channels + c] : history[c][keep + f]
+            }
+            for i in 0..<count { x[keep + i] = p[(range.lowerBound + i) * channels + c] }
+            output.withUnsafeMutableBufferPointer { out in
                 for phase in phases {
-                    for i in 0..<count { out[i] = 0 }
-                    for m in 0..<taps {
-                        let h = phase[m]
-                        let offset = range.lowerBound + taps - 1 - m
-                        for i in 0..<count { out[i] += h * x[offset + i] }
+                    phase.withUnsafeBufferPointer { h in
+                        for i in 0..<count { out[i] = 0 }
+                        for m in 0..<taps {
+                            let coefficient = h[m]
+                            let source = x.baseAddress! + (keep - m)
+                            for i in 0..<count { out[i] += coefficient * source[i] }
+                        }
                     }
-                    for i in 0..<count { peak = max(peak, abs(out[i])) }
+                    peak = max(peak, VectorOps.maxAbs(out.baseAddress!, count))
                 }
             }
         }

@@ -30,8 +30,14 @@ public enum FileAnalysis {
     public static func run(path: String, options: AnalysisOptions, analyze: Bool = true,
                            profile: Bool = false) -> FileAnalysisOutcome {
         let started = monotonicSeconds()
+        var outcome = decodeAndAnalyze(path: path, options: options, analyze: analyze, profile: profile)
+        outcome.seconds = monotonicSeconds() - started
+        return outcome
+    }
+
+    private static func decodeAndAnalyze(path: String, options: AnalysisOptions, analyze: Bool,
+                                         profile: Bool) -> FileAnalysisOutcome {
         var outcome = FileAnalysisOutcome(path: path)
-        defer { outcome.seconds = monotonicSeconds() - started }
         let decoder: any AudioDecoder
         do {
             decoder = try AudioDecoders.open(path: path)

@@ -1,0 +1,66 @@
+/// Small kernels written on SIMD vectors with masked updates: Swift's scalar `max` and strict
+/// floating-point sums keep the optimiser from vectorising plain loops, and these run on every sample.
+enum VectorOps {
+    /// Natural log of x > 0 to about 1e-4 absolute: exponent from the bits, a cubic for the mantissa.
+    /// The onset envelope takes thousands of logs per second, where libm's precision buys nothing.
+    @inline(__always)
+    static func fastLog(_ x: Float) -> Float {
+        let bits = x.bitPattern
+        let exponent = Float(Int32(bitPattern: (bits >> 23) & 0xff) - 127)
+        let m = Float(bitPattern: (bits & 0x007f_ffff) | 0x3f80_0000)   // mantissa in [1, 2)
+        let t = m - 1
+        // log2(1 + t) on [0, 1): minimax-style cubic.
+        let log2m = t * (1.4425449 + t * (-0.7181452 + t * 0.2754526))
+        return (exponent + log2m) * 0.6931472
+    }
+
+    /// max |p[i]| for i in 0..<count (0 for an empty range).
+    @inline(__always)
+    static func maxAbs(_ p: UnsafePointer<Float>, _ count: Int) -> Float {
+        let raw = UnsafeRawPointer(p)
+        var acc = SIMD8<Float>()
+        let vectors = count / 8
+        var v = 0
+        while v < vectors {
+            let x = raw.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self)
+            let a = x.replacing(with: -x, where: x .< 0)
+            acc.replace(with: a, where: a .> acc)
+            v += 1
+        }
+        // Reduce without the generic (slow) SIMD.max().
+        var m: Float = 0
+        for lane in 0..<8 where acc[lane] > m { m = acc[lane] }
+        var i = vectors * 8
+        while i < count {
+            let x = abs(p[i])
+            if x > m { m = x }
+            i += 1
+        }
+        return m
+    }
+
+    /// Σ p[i]² per channel of `count` interleaved samples, added into `sums` (one per channel).
+    @inline(__always)
+    static func addSquares(_ p: UnsafePointer<Float>, _ count: Int, channels: Int, into sums: inout [Float]) {
+        guard 8 % channels == 0 else {
+            for i in 0..<count { sums[i % channels] += p[i] * p[i] }
+            return
+        }
+        // With 1, 2, 4 or 8 channels, lane k of an 8-wide vector always holds channel k % channels.
+        let raw = UnsafeRawPointer(p)
+        var acc = SIMD8<Float>()
+        let vectors = count / 8
+        var v = 0
+        while v < vectors {
+            let x = raw.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self)
+            acc += x * x
+            v += 1
+        }
+        for lane in 0..<8 { sums[lane % channels] += acc[lane] }
+        var i = vectors * 8
+        while i < count {
+            sums[i % channels] += p[i] * p[i]
+            i += 1
+        }
+    }
+}
