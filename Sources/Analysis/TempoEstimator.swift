@@ -43,8 +43,9 @@ public final class TempoEstimator: Analyzer {
         head.reserveCapacity(headCapacity)
     }
 
-    /// Tuned on the development set (rendered scores and tracker music with exact tempos).
-    static let doubleRatio = 0.7
+    /// Tuned on the development set (rendered scores, tracker music, synthesized drums and clicks with
+    /// exact tempos): doubling needed a product of at least 0.57, keeping needed at most 0.49.
+    static let doubleEvidence = 0.52
     static let ternaryRatio = 1.0
 
     public func consume(_ block: AudioBlock) {
@@ -102,13 +103,16 @@ public final class TempoEstimator: Analyzer {
             if s > bestScore { bestScore = s; bestBPM = bpm }
             bpm += 0.05
         }
-        // Metrical level: the prior leans slow, so move to a faster level when its pulse is clearly there
-        // too: double when the half period is nearly as periodic, ×1.5 (a ternary metre's beat) when the
-        // two-thirds period is even more periodic than the chosen one.
-        let chosen = max(acfAt(periodOf(bestBPM)), .leastNonzeroMagnitude)
-        if bestBPM * 2 <= maxBPM + 0.5, acfAt(periodOf(bestBPM) / 2) > Self.doubleRatio * chosen {
+        // Metrical level: the prior leans slow, so move to a faster level when the music says so. Double
+        // when the half period is about as periodic AND the off-beats are about as strong as the beats
+        // (hi-hats on eighths make the first true but not the second); ×1.5 (a ternary metre's beat) when
+        // the two-thirds period is even more periodic than the chosen one.
+        let period = periodOf(bestBPM)
+        let chosen = max(acfAt(period), .leastNonzeroMagnitude)
+        let halfRatio = acfAt(period / 2) / chosen
+        if bestBPM * 2 <= maxBPM + 0.5, halfRatio > 0, halfRatio * offBeatRatio(period: period) >= Self.doubleEvidence {
             bestBPM *= 2
-        } else if bestBPM * 1.5 <= maxBPM + 0.5, acfAt(periodOf(bestBPM) * 2 / 3) > Self.ternaryRatio * chosen {
+        } else if bestBPM * 1.5 <= maxBPM + 0.5, acfAt(period * 2 / 3) > Self.ternaryRatio * chosen {
             bestBPM *= 1.5
         }
         // Refine on the autocorrelation peak itself (parabolic interpolation around the period).
@@ -146,25 +150,42 @@ public final class TempoEstimator: Analyzer {
         return refined
     }
 
-    private func firstBeat(period: Double) -> Double? {
-        guard head.count > Int(period * 2), let maxOnset = head.max(), maxOnset > 0 else { return nil }
+    /// The onset envelope's head folded at `period`: the strongest phase, its mean strength, and the
+    /// mean strength half a period later.
+    private func beatPhase(period: Double) -> (phase: Double, onBeat: Float, offBeat: Float) {
         func value(_ t: Double) -> Float {
             let i = Int(t)
             guard i + 1 < head.count else { return 0 }
             let f = Float(t - Double(i))
             return head[i] * (1 - f) + head[i + 1] * f
         }
-        var bestPhase = 0.0, bestScore: Float = -1
+        func mean(from phase: Double) -> Float {
+            var s: Float = 0, n = 0
+            var t = phase
+            while t < Double(head.count - 1) { s += value(t); n += 1; t += period }
+            return n > 0 ? s / Float(n) : 0
+        }
+        var best = (phase: 0.0, onBeat: Float(-1))
         var phase = 0.0
         while phase < period {
-            var s: Float = 0
-            var t = phase
-            while t < Double(head.count - 1) { s += value(t); t += period }
-            if s > bestScore { bestScore = s; bestPhase = phase }
+            let m = mean(from: phase)
+            if m > best.onBeat { best = (phase, m) }
             phase += 0.25
         }
+        return (best.phase, best.onBeat, mean(from: best.phase + period / 2))
+    }
+
+    private func offBeatRatio(period: Double) -> Double {
+        guard head.count > Int(period * 4) else { return 0 }
+        let b = beatPhase(period: period)
+        return b.onBeat > 0 ? Double(b.offBeat / b.onBeat) : 0
+    }
+
+    private func firstBeat(period: Double) -> Double? {
+        guard head.count > Int(period * 2), let maxOnset = head.max(), maxOnset > 0 else { return nil }
+        let phase = beatPhase(period: period).phase
         let firstOnset = Double(head.firstIndex(where: { $0 > 0.25 * maxOnset }) ?? 0)
-        var beat = bestPhase
+        var beat = phase
         while beat < firstOnset - period / 2 { beat += period }
         return max(0, beat / onsets.framesPerSecond + onsets.latency)
     }

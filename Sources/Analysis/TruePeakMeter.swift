@@ -12,10 +12,10 @@ final class TruePeakMeter {
     private let phases: [[Float]]         // phases 1..<factor, each `taps` long, newest sample first
     private let bound: Float              // max over phases of Σ|h|
     private var history: [[Float]]        // last taps-1 samples per channel
-    private var historyPeak: Float = 0    // max |x| over `history`, all channels
+    private var historyPeaks: [Float]     // max |x| over `history`, per channel
     private var window: [Float]           // taps-1 + chunk samples of one channel
     private var output: [Float]           // one phase's outputs for a chunk
-    private var chunkPeaks: [Float] = []
+    private var chunkPeaks: [Float] = []  // chunk-major, one per channel
     private(set) var samplePeak: Float = 0
     private(set) var interpolatedPeak: Float = 0
     private static let chunk = 32
@@ -43,6 +43,7 @@ final class TruePeakMeter {
         self.phases = phases
         bound = largest
         history = Array(repeating: [Float](repeating: 0, count: 11), count: channels)
+        historyPeaks = [Float](repeating: 0, count: channels)
         window = [Float](repeating: 0, count: 11 + Self.chunk)
         output = [Float](repeating: 0, count: Self.chunk)
     }
@@ -54,25 +55,28 @@ final class TruePeakMeter {
         guard frames > 0 else { return }
         let chunk = Self.chunk
         let chunks = (frames + chunk - 1) / chunk
-        if chunkPeaks.count < chunks { chunkPeaks = [Float](repeating: 0, count: chunks) }
-        // Peaks per chunk over all channels at once: interleaved chunks are contiguous.
+        if chunkPeaks.count < chunks * channels { chunkPeaks = [Float](repeating: 0, count: chunks * channels) }
+        // Peaks per chunk and channel; an interleaved chunk is contiguous.
         var blockPeak: Float = 0
-        for k in 0..<chunks {
-            let lo = k * chunk * channels, hi = min(frames, (k + 1) * chunk) * channels
-            let m = VectorOps.maxAbs(interleaved.baseAddress! + lo, hi - lo)
-            chunkPeaks[k] = m
-            blockPeak = max(blockPeak, m)
+        chunkPeaks.withUnsafeMutableBufferPointer { peaks in
+            for k in 0..<chunks {
+                let lo = k * chunk * channels, hi = min(frames, (k + 1) * chunk) * channels
+                VectorOps.maxAbsPerChannel(interleaved.baseAddress! + lo, hi - lo, channels: channels,
+                                           into: peaks.baseAddress! + k * channels)
+                for c in 0..<channels where peaks[k * channels + c] > blockPeak { blockPeak = peaks[k * channels + c] }
+            }
         }
         samplePeak = max(samplePeak, blockPeak)
         if factor > 1 {
-            var previousPeak = historyPeak
-            for k in 0..<chunks {
-                // Outputs of chunk k read this chunk and the 11 samples before it.
-                let windowPeak = max(previousPeak, chunkPeaks[k])
-                previousPeak = chunkPeaks[k]
-                if bound * windowPeak <= truePeak { continue }
-                let lo = k * chunk, hi = min(frames, lo + chunk)
-                for c in 0..<channels {
+            for c in 0..<channels {
+                var previousPeak = historyPeaks[c]
+                for k in 0..<chunks {
+                    // Outputs of chunk k read this chunk and the 11 samples before it.
+                    let peak = chunkPeaks[k * channels + c]
+                    let windowPeak = max(previousPeak, peak)
+                    previousPeak = peak
+                    if bound * windowPeak <= truePeak { continue }
+                    let lo = k * chunk, hi = min(frames, lo + chunk)
                     interpolatedPeak = max(interpolatedPeak, interpolate(interleaved, channel: c, frames: lo..<hi))
                 }
             }
@@ -86,8 +90,8 @@ final class TruePeakMeter {
                 history[c].removeFirst(frames)
                 for i in 0..<frames { history[c].append(interleaved[i * channels + c]) }
             }
+            historyPeaks[c] = history[c].reduce(0) { max($0, abs($1)) }
         }
-        historyPeak = history.reduce(0) { m, h in h.reduce(m) { max($0, abs($1)) } }
     }
 
     /// Largest |y| over the non-zero phases for the outputs at `frames` of channel `c`.

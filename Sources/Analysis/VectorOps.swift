@@ -39,6 +39,34 @@ enum VectorOps {
         return m
     }
 
+    /// max |x| per channel of `count` interleaved samples, written to `peaks` (one per channel).
+    @inline(__always)
+    static func maxAbsPerChannel(_ p: UnsafePointer<Float>, _ count: Int, channels: Int,
+                                 into peaks: UnsafeMutablePointer<Float>) {
+        for c in 0..<channels { peaks[c] = 0 }
+        guard 8 % channels == 0 else {
+            for i in 0..<count { peaks[i % channels] = max(peaks[i % channels], abs(p[i])) }
+            return
+        }
+        let raw = UnsafeRawPointer(p)
+        var acc = SIMD8<Float>()
+        let vectors = count / 8
+        var v = 0
+        while v < vectors {
+            let x = raw.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self)
+            let a = x.replacing(with: -x, where: x .< 0)
+            acc.replace(with: a, where: a .> acc)
+            v += 1
+        }
+        for lane in 0..<8 where acc[lane] > peaks[lane % channels] { peaks[lane % channels] = acc[lane] }
+        var i = vectors * 8
+        while i < count {
+            let x = abs(p[i])
+            if x > peaks[i % channels] { peaks[i % channels] = x }
+            i += 1
+        }
+    }
+
     /// Σ p[i]² per channel of `count` interleaved samples, added into `sums` (one per channel).
     @inline(__always)
     static func addSquares(_ p: UnsafePointer<Float>, _ count: Int, channels: Int, into sums: inout [Float]) {

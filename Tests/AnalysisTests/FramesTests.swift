@@ -1,0 +1,59 @@
+@testable import Analysis
+import Foundation
+import TestSupport
+import XCTest
+
+final class FramesTests: XCTestCase {
+    private func frames(_ s: [Float], rate: Int = 44100, channels: Int = 2, options: AnalysisOptions = only(.frames)) -> VisualFrames {
+        analyse(s, sampleRate: rate, channels: channels, options: options).frames!
+    }
+
+    func testFrameCountBandsAndRate() {
+        let f = frames(Synth.sine(frequency: 1000, seconds: 10, amplitude: 0.5))
+        XCTAssertEqual(f.fps, 30)
+        XCTAssertEqual(f.bands, 32)
+        XCTAssertEqual(f.count, 300)
+        XCTAssertEqual(f.data.count, 300 * 32)
+    }
+
+    func testSineLightsItsBand() throws {
+        let f = frames(Synth.sine(frequency: 1000, seconds: 2, amplitude: 0.5))
+        let frame = f.frame(30)
+        let loudest = try XCTUnwrap(frame.indices.max { frame[$0] < frame[$1] })
+        // Band edges are 30 Hz · (16000/30)^(b/32): 1 kHz falls in band 17.
+        let low = 30 * pow(16000.0 / 30, Double(loudest) / 32), high = 30 * pow(16000.0 / 30, Double(loudest + 1) / 32)
+        XCTAssertTrue(low <= 1000 && 1000 <= high, "loudest band \(loudest): \(low)–\(high) Hz")
+        XCTAssertGreaterThan(frame[loudest], 0.85)
+        XCTAssertLessThan(frame[2], 0.3)
+    }
+
+    func testSilenceIsZeroAndLevelsStayInRange() {
+        let f = frames(Synth.concat(Synth.silence(seconds: 1), Synth.noise(seconds: 1, rmsDBFS: -3)))
+        XCTAssertEqual(f.frame(5).max(), 0)
+        for i in 0..<f.count { XCTAssertTrue(f.frame(i).allSatisfy { $0 >= 0 && $0 <= 1 }) }
+        XCTAssertGreaterThan(f.frame(45).reduce(0, +) / 32, 0.5)
+    }
+
+    func testFourMinuteTrackFitsIn256KB() {
+        // 4 minutes at 30 fps × 32 bands, one byte each.
+        let frames = Int((240 * 30.0).rounded(.up))
+        XCTAssertLessThanOrEqual(frames * 32, 256 * 1024)
+        let f = self.frames(Synth.silence(seconds: 24))
+        XCTAssertEqual(f.data.count * 10, frames * 32)
+    }
+
+    func testConfigurableFpsAndBands() {
+        var o = only(.frames)
+        o.framesPerSecond = 60
+        o.frameBands = 16
+        let f = frames(Synth.sine(frequency: 440, seconds: 3, amplitude: 0.5), options: o)
+        XCTAssertEqual(f.count, 180)
+        XCTAssertEqual(f.bands, 16)
+    }
+
+    func testLowSampleRateWindowLongerThanHop() {
+        // 8 kHz: the 1024-sample window is longer than a 1/30 s hop; frames overlap and all are produced.
+        let f = frames(Synth.sine(frequency: 500, seconds: 2, sampleRate: 8000, channels: 1, amplitude: 0.5), rate: 8000, channels: 1)
+        XCTAssertEqual(f.count, 60)
+    }
+}

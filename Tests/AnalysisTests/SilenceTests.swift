@@ -1,0 +1,73 @@
+@testable import Analysis
+import Foundation
+import TestSupport
+import XCTest
+
+final class SilenceTests: XCTestCase {
+    private func silence(_ s: [Float], rate: Int = 44100, channels: Int = 2, threshold: Double = -60) -> SilenceResult {
+        var o = only(.silence)
+        o.silenceThresholdDB = threshold
+        return analyse(s, sampleRate: rate, channels: channels, options: o).silence!
+    }
+
+    func testDigitalSilencePadsAreFoundToTheSample() throws {
+        let music = Synth.sine(frequency: 440, seconds: 3, amplitude: 0.3)
+        let s = Synth.concat(Synth.silence(seconds: 1.25), music, Synth.silence(seconds: 2))
+        let r = silence(s)
+        XCTAssertFalse(r.isSilent)
+        XCTAssertEqual(try XCTUnwrap(r.leadSilenceEnd), 1.25, accuracy: 0.001)
+        XCTAssertEqual(try XCTUnwrap(r.trailSilenceStart), 4.25, accuracy: 0.001)
+    }
+
+    func testNoisePadsUnderTheThresholdCountAsSilence() throws {
+        // Uniform noise at -70 dBFS RMS has sample peaks near -65 dBFS: under -60, and its RMS far under.
+        let music = Synth.sine(frequency: 1000, seconds: 2, amplitude: 0.2)
+        let s = Synth.concat(Synth.silence(seconds: 0.5), Synth.noise(seconds: 1, rmsDBFS: -70, seed: 3), music,
+                             Synth.noise(seconds: 2, rmsDBFS: -70, seed: 4), Synth.silence(seconds: 0.5))
+        let r = silence(s)
+        XCTAssertEqual(try XCTUnwrap(r.leadSilenceEnd), 1.5, accuracy: 0.01)
+        XCTAssertEqual(try XCTUnwrap(r.trailSilenceStart), 3.5, accuracy: 0.01)
+    }
+
+    func testNoiseWithPeaksAboveTheThresholdButLowRMSStaysSilent() throws {
+        // -64 dBFS RMS noise pokes above -60 dBFS peaks now and then; its 5 ms RMS stays under.
+        let music = Synth.sine(frequency: 1000, seconds: 1, amplitude: 0.2)
+        let s = Synth.concat(Synth.noise(seconds: 2, rmsDBFS: -64, seed: 9), music)
+        let r = silence(s)
+        XCTAssertEqual(try XCTUnwrap(r.leadSilenceEnd), 2, accuracy: 0.01)
+    }
+
+    func testAllSilentStreamSaysSo() {
+        let r = silence(Synth.noise(seconds: 3, rmsDBFS: -80))
+        XCTAssertTrue(r.isSilent)
+        XCTAssertNil(r.leadSilenceEnd)
+        XCTAssertNil(r.trailSilenceStart)
+    }
+
+    func testNoPadsMeansBoundariesAtTheEdges() throws {
+        let s = Synth.sine(frequency: 200, seconds: 2, amplitude: 0.5)
+        let r = silence(s)
+        XCTAssertEqual(try XCTUnwrap(r.leadSilenceEnd), 0, accuracy: 0.001)
+        XCTAssertEqual(try XCTUnwrap(r.trailSilenceStart), 2, accuracy: 0.001)
+    }
+
+    func testThresholdIsConfigurable() throws {
+        // A -50 dBFS passage counts as sound at -60 and as silence at -40.
+        let quiet = Synth.sine(frequency: 500, seconds: 1, amplitude: pow(10, -50 / 20))
+        let loud = Synth.sine(frequency: 500, seconds: 1, amplitude: 0.5)
+        let s = Synth.concat(quiet, loud)
+        XCTAssertEqual(try XCTUnwrap(silence(s, threshold: -60).leadSilenceEnd), 0, accuracy: 0.01)
+        XCTAssertEqual(try XCTUnwrap(silence(s, threshold: -40).leadSilenceEnd), 1, accuracy: 0.01)
+    }
+
+    func testMonoAnd48kAndOddBlockSizes() throws {
+        let s = Synth.concat(Synth.silence(seconds: 0.7, sampleRate: 48000, channels: 1),
+                             Synth.sine(frequency: 300, seconds: 1, sampleRate: 48000, channels: 1, amplitude: 0.4),
+                             Synth.silence(seconds: 0.3, sampleRate: 48000, channels: 1))
+        var o = only(.silence)
+        o.silenceThresholdDB = -60
+        let r = analyse(s, sampleRate: 48000, channels: 1, options: o, blockFrames: 777).silence!
+        XCTAssertEqual(try XCTUnwrap(r.leadSilenceEnd), 0.7, accuracy: 0.001)
+        XCTAssertEqual(try XCTUnwrap(r.trailSilenceStart), 1.7, accuracy: 0.001)
+    }
+}

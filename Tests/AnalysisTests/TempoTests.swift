@@ -1,0 +1,129 @@
+@testable import Analysis
+import Foundation
+import TestSupport
+import XCTest
+
+final class TempoTests: XCTestCase {
+    private func tempo(_ s: [Float], rate: Int = 44100, channels: Int = 2) -> TempoResult {
+        analyse(s, sampleRate: rate, channels: channels, options: only(.tempo)).tempo!
+    }
+
+    private func within(_ measured: Double?, _ truth: Double, _ tolerance: Double = 0.04) -> Bool {
+        guard let measured else { return false }
+        return abs(measured / truth - 1) <= tolerance
+    }
+
+    /// A drum pattern: kick on 1 and 3, snare on 2 and 4, closed hats on eighths (synthesized).
+    static func drums(bpm: Double, seconds: Double, rate: Int = 44100) -> [Float] {
+        let frames = Int(seconds * Double(rate))
+        var out = [Float](repeating: 0, count: frames * 2)
+        var rng = SplitMix(seed: UInt64(bpm * 10))
+        let eighth = 30 / bpm * Double(rate)
+        var k = 0
+        while Int(Double(k) * eighth) < frames {
+            let start = Int(Double(k) * eighth)
+            let beat = k / 2
+            for j in 0..<min(Int(0.2 * Double(rate)), frames - start) {
+                let t = Double(j) / Double(rate)
+                var v = 0.0
+                if k % 2 == 0 && beat % 2 == 0 {           // kick: falling sine
+                    v += 0.8 * exp(-t * 18) * sin(2 * Double.pi * (50 + 90 * exp(-t * 30)) * t)
+                }
+                if k % 2 == 0 && beat % 2 == 1 {           // snare: noise burst + tone
+                    v += 0.5 * exp(-t * 25) * ((rng.nextUnit() * 2 - 1) + 0.5 * sin(2 * Double.pi * 190 * t))
+                }
+                if t < 0.05 { v += 0.15 * exp(-t * 90) * (rng.nextUnit() * 2 - 1) }   // hat
+                out[(start + j) * 2] += Float(v)
+                out[(start + j) * 2 + 1] += Float(v)
+            }
+            k += 1
+        }
+        return out
+    }
+
+    /// Sustained notes changing on every beat, no percussion (a chorale-like texture).
+    static func chords(bpm: Double, seconds: Double, rate: Int = 44100) -> [Float] {
+        let frames = Int(seconds * Double(rate))
+        var out = [Float](repeating: 0, count: frames * 2)
+        let beat = 60 / bpm * Double(rate)
+        let scale: [Double] = [261.6, 293.7, 329.6, 349.2, 392.0, 440.0, 493.9, 523.3]
+        var k = 0
+        while Int(Double(k) * beat) < frames {
+            let start = Int(Double(k) * beat), end = min(frames, Int(Double(k + 1) * beat))
+            let f = [scale[(k * 3) % 8], scale[(k * 5 + 2) % 8] / 2]
+            for i in start..<end {
+                let t = Double(i - start) / Double(rate)
+                let env = min(1, t / 0.01) * exp(-t * 2.5)
+                let v = Float(0.3 * env * (sin(2 * Double.pi * f[0] * t) + 0.7 * sin(2 * Double.pi * f[1] * t)))
+                out[i * 2] = v
+                out[i * 2 + 1] = v
+            }
+            k += 1
+        }
+        return out
+    }
+
+    func testClickTracksAcrossTheRange() {
+        let tempos: [Double] = [64, 72, 88, 95, 100, 110, 120, 128, 136, 150, 165, 174, 190]
+        var exact = 0
+        for bpm in tempos {
+            let r = tempo(Synth.clicks(bpm: bpm, seconds: 30))
+            if within(r.bpm, bpm) { exact += 1 }
+            // Allowing octave errors every one is found.
+            XCTAssertTrue([1, 2, 0.5, 3, 1.0 / 3].contains { within(r.bpm, bpm * $0) },
+                          "\(bpm) BPM measured \(String(describing: r.bpm))")
+        }
+        XCTAssertGreaterThanOrEqual(Double(exact) / Double(tempos.count), 0.95, "exact: \(exact)/\(tempos.count)")
+    }
+
+    func testDrumPatterns() {
+        for bpm in [80.0, 97, 124, 140, 172] {
+            let r = tempo(Self.drums(bpm: bpm, seconds: 30))
+            XCTAssertTrue(within(r.bpm, bpm), "\(bpm) BPM drums measured \(String(describing: r.bpm))")
+            XCTAssertGreaterThan(r.confidence, 0.2)
+        }
+    }
+
+    func testMusicWithoutDrums() {
+        for bpm in [70.0, 96, 118] {
+            let r = tempo(Self.chords(bpm: bpm, seconds: 40))
+            XCTAssertTrue(within(r.bpm, bpm), "\(bpm) BPM chords measured \(String(describing: r.bpm))")
+        }
+    }
+
+    func testTimeStretchedCopiesKeepTheirRatio() throws {
+        // The same pattern at 100 and at 125 BPM (a 1.25× stretch) measures in that ratio.
+        let a = try XCTUnwrap(tempo(Self.drums(bpm: 100, seconds: 30)).bpm)
+        let b = try XCTUnwrap(tempo(Self.drums(bpm: 125, seconds: 30)).bpm)
+        XCTAssertEqual(b / a, 1.25, accuracy: 0.02)
+    }
+
+    func testFirstBeatFollowsTheGridPhase() throws {
+        let r = tempo(Synth.clicks(bpm: 120, seconds: 20, offset: 0.37))
+        let first = try XCTUnwrap(r.firstBeat)
+        // Within 30 ms of the first click (or of a later click on the same grid).
+        let phase = (first - 0.37).truncatingRemainder(dividingBy: 0.5)
+        XCTAssertLessThan(min(abs(phase), abs(0.5 - abs(phase))), 0.03, "first beat \(first)")
+        XCTAssertLessThan(first, 1.0)
+    }
+
+    func testConfidenceSeparatesPulseFromNoise() throws {
+        let clicks = tempo(Synth.clicks(bpm: 120, seconds: 20))
+        let noise = tempo(Synth.noise(seconds: 20, rmsDBFS: -20))
+        XCTAssertGreaterThan(clicks.confidence, 0.5)
+        XCTAssertLessThan(noise.confidence, 0.2)
+        XCTAssertLessThanOrEqual(clicks.confidence, 1)
+    }
+
+    func testTooShortOrSilentGivesNoTempo() {
+        XCTAssertNil(tempo(Synth.clicks(bpm: 120, seconds: 2)).bpm)
+        XCTAssertNil(tempo(Synth.silence(seconds: 10)).bpm)
+    }
+
+    func testOtherSampleRates() {
+        for rate in [22050, 48000, 96000] {
+            let r = tempo(Synth.clicks(bpm: 128, seconds: 20, sampleRate: rate), rate: rate)
+            XCTAssertTrue(within(r.bpm, 128), "\(rate) Hz measured \(String(describing: r.bpm))")
+        }
+    }
+}
