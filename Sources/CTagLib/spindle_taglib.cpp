@@ -120,6 +120,12 @@ extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
             out->sample_rate = p->sampleRate();
             out->channels = p->channels();
         }
+        // TagLib accepts some non-audio files (it resyncs through junk looking for MPEG frames);
+        // without a sample rate it found no audio stream.
+        if (out->sample_rate <= 0) {
+            setError(out, "TagLib found no audio stream in this file");
+            return 0;
+        }
         std::string records;
         TagLib::PropertyMap props = file->properties();
         for (auto it = props.begin(); it != props.end(); ++it) {

@@ -36,7 +36,7 @@ public struct LibraryWalker {
             return
         }
         defer { closedir(dir) }
-        var entries: [(name: String, valid: Bool)] = []
+        var entries: [(name: String, valid: Bool, directory: Bool)] = []
         while let entry = readdir(dir) {
             let (name, valid) = withUnsafeBytes(of: entry.pointee.d_name) { raw -> (String, Bool) in
                 let bytes = raw.prefix { $0 != 0 }
@@ -44,12 +44,19 @@ public struct LibraryWalker {
                 return (String(decoding: bytes, as: UTF8.self), false)
             }
             if name == "." || name == ".." { continue }
-            entries.append((name, valid))
+            entries.append((name, valid, entry.pointee.d_type == UInt8(DT_DIR)))
         }
         entries.sort { $0.name < $1.name }
-        for (name, valid) in entries {
+        for (name, valid, directory) in entries {
             if AudioFileTypes.isHidden(name) { continue }
             let childRelative = relative.isEmpty ? name : relative + "/" + name
+            if !valid {
+                // The name cannot be stored or reopened through a String: report it for renaming.
+                if AudioFileTypes.isAudio(name) || directory {
+                    skipped(SkippedEntry(relativePath: childRelative, reason: "name is not valid UTF-8; rename it"))
+                }
+                continue
+            }
             let childAbsolute = absolute + "/" + name
             var st = stat()
             guard lstat(childAbsolute, &st) == 0 else {
@@ -61,18 +68,10 @@ public struct LibraryWalker {
             }
             let type = st.st_mode & S_IFMT
             if type == S_IFDIR {
-                if valid {
-                    walkDirectory(relative: childRelative, file: file, skipped: skipped)
-                } else {
-                    skipped(SkippedEntry(relativePath: childRelative, reason: "folder name is not valid UTF-8"))
-                }
+                walkDirectory(relative: childRelative, file: file, skipped: skipped)
                 continue
             }
             guard AudioFileTypes.isAudio(name) else { continue }
-            if !valid {
-                skipped(SkippedEntry(relativePath: childRelative, reason: "file name is not valid UTF-8"))
-                continue
-            }
             if type == S_IFLNK {
                 guard let target = realpath(childAbsolute, nil) else {
                     skipped(SkippedEntry(relativePath: childRelative,

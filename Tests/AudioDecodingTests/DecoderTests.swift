@@ -1,0 +1,188 @@
+@testable import AudioDecoding
+import Foundation
+import TestSupport
+import XCTest
+
+final class DecoderTests: XCTestCase {
+    var dir = ""
+
+    override func setUpWithError() throws {
+        dir = try Synth.temporaryDirectory("decoding")
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    /// Decodes a whole file; returns the format, frames decoded and the damage note.
+    func decodeAll(_ path: String) throws -> (AudioFormat, Int64, String?) {
+        let decoder = try AudioDecoders.open(path: path)
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 4096 * decoder.format.channels)
+        defer { buffer.deallocate() }
+        var frames: Int64 = 0
+        while true {
+            let n = decoder.read(into: buffer, frames: 4096)
+            if n == 0 { break }
+            frames += Int64(n)
+        }
+        return (decoder.format, frames, decoder.damage)
+    }
+
+    func assertDuration(_ path: String, expected: Double, codec: String, file: StaticString = #filePath,
+                        line: UInt = #line) throws {
+        let (format, frames, damage) = try decodeAll(path)
+        let duration = Double(frames) / Double(format.sampleRate)
+        let tolerance = max(0.1, expected * 0.002)
+        XCTAssertEqual(duration, expected, accuracy: tolerance, "\(path)", file: file, line: line)
+        XCTAssertEqual(format.codec, codec, file: file, line: line)
+        XCTAssertNil(damage, file: file, line: line)
+    }
+
+    func testLosslessAndLibsndfileFormats() throws {
+        let music = Synth.sine(frequency: 440, seconds: 7.3, amplitude: 0.5)
+        for (name, format, codec) in [("a.wav", Synth.FileFormat.wav16, "pcm"), ("a.flac", .flac16, "flac"),
+                                      ("b.flac", .flac24, "flac"), ("a.aiff", .aiff16, "pcm"),
+                                      ("f.wav", .wavFloat, "pcm")] {
+            let path = dir + "/" + name
+            try Synth.write(music, to: path, format: format)
+            try assertDuration(path, expected: 7.3, codec: codec)
+        }
+        let (format, _, _) = try decodeAll(dir + "/b.flac")
+        XCTAssertEqual(format.bitDepth, 24)
+        XCTAssertEqual(format.frameCount, 321_930)
+    }
+
+    func testOggVorbisAndOpus() throws {
+        let music = Synth.sine(frequency: 440, seconds: 12.5, amplitude: 0.5)
+        try Synth.write(music, to: dir + "/a.ogg", format: .oggVorbis)
+        try assertDuration(dir + "/a.ogg", expected: 12.5, codec: "vorbis")
+        try Synth.write(Synth.sine(frequency: 440, seconds: 12.5, sampleRate: 48000, amplitude: 0.5),
+                        to: dir + "/a.opus", format: .opus, sampleRate: 48000)
+        try assertDuration(dir + "/a.opus", expected: 12.5, codec: "opus")
+    }
+
+    func testMP3WithAndWithoutXingHeader() throws {
+        // Varied material so VBR frame sizes vary.
+        let music = Synth.concat(Synth.sine(frequency: 220, seconds: 4, amplitude: 0.4),
+                                 Synth.noise(seconds: 4, rmsDBFS: -12, seed: 5),
+                                 Synth.silence(seconds: 2),
+                                 Synth.clicks(bpm: 120, seconds: 4))
+        try Synth.write(music, to: dir + "/vbr.mp3", format: .mp3VBR)
+        try Synth.write(music, to: dir + "/cbr.mp3", format: .mp3CBR)
+        try assertDuration(dir + "/vbr.mp3", expected: 14, codec: "mp3")
+        try assertDuration(dir + "/cbr.mp3", expected: 14, codec: "mp3")
+        // Without its Xing header, libsndfile alone stops at mpg123's estimate; the scan must not.
+        try FileManager.default.copyItem(atPath: dir + "/vbr.mp3", toPath: dir + "/noxing.mp3")
+        try Synth.stripXingHeader(path: dir + "/noxing.mp3")
+        try assertDuration(dir + "/noxing.mp3", expected: 14, codec: "mp3")
+    }
+
+    func testM4AThroughFFmpeg() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 9.5, amplitude: 0.5), to: dir + "/src.wav", format: .wav16)
+        guard Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav", "-c:a", "aac", "-b:a", "128k",
+                                   dir + "/a.m4a"]) == 0 else {
+            throw XCTSkip("ffmpeg (the command) is needed to write M4A test files; .ci/run installs it")
+        }
+        try assertDuration(dir + "/a.m4a", expected: 9.5, codec: "aac")
+        XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav", "-c:a", "alac",
+                                            dir + "/b.m4a"]), 0)
+        try assertDuration(dir + "/b.m4a", expected: 9.5, codec: "alac")
+        XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav", "-c:a", "wavpack",
+                                            dir + "/c.wv"]), 0)
+        try assertDuration(dir + "/c.wv", expected: 9.5, codec: "wavpack")
+    }
+
+    func testWrongExtensionStillDecodes() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 3, amplitude: 0.5), to: dir + "/really-flac.mp3", format: .flac16)
+        try assertDuration(dir + "/really-flac.mp3", expected: 3, codec: "flac")
+    }
+
+    func testEmptyFileIsAClearError() throws {
+        FileManager.default.createFile(atPath: dir + "/empty.flac", contents: Data())
+        XCTAssertThrowsError(try AudioDecoders.open(path: dir + "/empty.flac")) { error in
+            let e = error as! DecodeError
+            XCTAssertEqual(e.kind, .empty)
+            XCTAssertTrue(e.description.contains("empty.flac"))
+        }
+    }
+
+    func testRandomBytesAreNotAudio() throws {
+        var rng = SplitMix(seed: 77)
+        let bytes = Data((0..<200_000).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+        for name in ["noise.flac", "noise.mp3", "noise.ogg", "noise.m4a", "noise.wav"] {
+            FileManager.default.createFile(atPath: dir + "/" + name, contents: bytes)
+            XCTAssertThrowsError(try AudioDecoders.open(path: dir + "/" + name), name) { error in
+                XCTAssertTrue((error as! DecodeError).description.contains(name))
+            }
+        }
+        FileManager.default.createFile(atPath: dir + "/notes.ogg", contents: "just some text\n".data(using: .utf8))
+        XCTAssertThrowsError(try AudioDecoders.open(path: dir + "/notes.ogg")) { error in
+            XCTAssertEqual((error as! DecodeError).kind, .notAudio)
+        }
+    }
+
+    func testTruncatedFilesDecodeWhatTheyCanAndSaySo() throws {
+        let music = Synth.sine(frequency: 440, seconds: 10, amplitude: 0.5)
+        try Synth.write(music, to: dir + "/t.flac", format: .flac16)
+        try truncate(dir + "/t.flac", keeping: 0.5)
+        let (format, frames, damage) = try decodeAll(dir + "/t.flac")
+        XCTAssertNotNil(damage, "a FLAC cut in half must be reported as partial")
+        XCTAssertGreaterThan(Double(frames) / Double(format.sampleRate), 3)
+        XCTAssertLessThan(Double(frames) / Double(format.sampleRate), 7)
+
+        try Synth.write(music, to: dir + "/t.mp3", format: .mp3CBR)
+        try truncate(dir + "/t.mp3", keeping: 0.5)
+        let (mp3Format, mp3Frames, _) = try decodeAll(dir + "/t.mp3")
+        XCTAssertEqual(Double(mp3Frames) / Double(mp3Format.sampleRate), 5, accuracy: 0.3)
+
+        try Synth.write(music, to: dir + "/t.ogg", format: .oggVorbis)
+        try truncate(dir + "/t.ogg", keeping: 0.5)
+        let (oggFormat, oggFrames, oggDamage) = try decodeAll(dir + "/t.ogg")
+        XCTAssertLessThan(Double(oggFrames) / Double(oggFormat.sampleRate), 7)
+        XCTAssertNotNil(oggDamage)
+    }
+
+    func testHeaderOnlyFlacIsAnErrorOrEmpty() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 2, amplitude: 0.5), to: dir + "/h.flac", format: .flac16)
+        try truncate(dir + "/h.flac", bytes: 42)
+        do {
+            let (_, frames, _) = try decodeAll(dir + "/h.flac")
+            XCTAssertEqual(frames, 0)
+        } catch let error as DecodeError {
+            XCTAssertTrue(error.description.contains("h.flac"))
+        }
+    }
+
+    func testDirectoriesAndFifosAreRefusedWithoutBlocking() throws {
+        XCTAssertThrowsError(try AudioDecoders.open(path: dir))
+        let fifo = dir + "/pipe.flac"
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        XCTAssertThrowsError(try AudioDecoders.open(path: fifo)) { error in
+            XCTAssertEqual((error as! DecodeError).kind, .notAudio)
+        }
+        XCTAssertThrowsError(try AudioDecoders.open(path: dir + "/missing.flac")) { error in
+            XCTAssertEqual((error as! DecodeError).kind, .unreadable)
+        }
+    }
+
+    func testSampleValuesSurviveDecoding() throws {
+        let music = Synth.sine(frequency: 1000, seconds: 1, amplitude: 0.5)
+        try Synth.write(music, to: dir + "/v.flac", format: .flac24)
+        let decoder = try AudioDecoders.open(path: dir + "/v.flac")
+        var out = [Float](repeating: 0, count: 44100 * 2)
+        let n = out.withUnsafeMutableBufferPointer { decoder.read(into: $0.baseAddress!, frames: 44100) }
+        XCTAssertEqual(n, 44100)
+        for i in stride(from: 0, to: out.count, by: 97) { XCTAssertEqual(out[i], music[i], accuracy: 1e-5) }
+    }
+
+    private func truncate(_ path: String, keeping fraction: Double) throws {
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
+        try truncate(path, bytes: Int(Double(size) * fraction))
+    }
+
+    private func truncate(_ path: String, bytes: Int) throws {
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: UInt64(bytes))
+        try handle.close()
+    }
+}

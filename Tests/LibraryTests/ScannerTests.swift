@@ -1,0 +1,166 @@
+import Foundation
+import GRDB
+@testable import Library
+import Store
+import TestSupport
+import XCTest
+
+final class ScannerTests: XCTestCase {
+    var dir = ""
+    var library = ""
+    var database: SpindleDatabase!
+
+    override func setUpWithError() throws {
+        dir = try Synth.temporaryDirectory("scan")
+        library = dir + "/music"
+        try FileManager.default.createDirectory(atPath: library + "/Artist/Album", withIntermediateDirectories: true)
+        database = try SpindleDatabase(path: dir + "/spindle.db")
+    }
+
+    override func tearDownWithError() throws {
+        database = nil
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func write(_ relative: String, seconds: Double = 1, frequency: Double = 440) throws {
+        let path = library + "/" + relative
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try Synth.write(Synth.sine(frequency: frequency, seconds: seconds, amplitude: 0.3), to: path, format: .flac16)
+    }
+
+    func scan() throws -> ScanReport {
+        try LibraryScanner(database: database, root: try LibraryRoot(path: library)).scan()
+    }
+
+    func statuses() throws -> [String: String] {
+        try database.writer.read { db in
+            Dictionary(uniqueKeysWithValues: try FileRecord.fetchAll(db).map { ($0.path, $0.status.rawValue) })
+        }
+    }
+
+    func testFirstScanIndexesAudioAndSkipsTheRest() throws {
+        try write("Artist/Album/01 One.flac")
+        try write("Artist/Album/02 Two.flac", frequency: 550)
+        for junk in ["Artist/Album/cover.jpg", "Artist/Album/album.cue", "Artist/Album/list.m3u", ".DS_Store",
+                     "Artist/Album/._01 One.flac", "Artist/Album/notes.txt"] {
+            FileManager.default.createFile(atPath: library + "/" + junk, contents: Data("x".utf8))
+        }
+        let report = try scan()
+        XCTAssertEqual(report.new, 2)
+        XCTAssertEqual(report.seen, 2)
+        XCTAssertEqual(try statuses(), ["Artist/Album/01 One.flac": "present", "Artist/Album/02 Two.flac": "present"])
+    }
+
+    func testRescanMarksExactlyTheDeletedAndTouchedFiles() throws {
+        for i in 1...5 { try write("Artist/Album/0\(i).flac", frequency: 200 + Double(i) * 50) }
+        _ = try scan()
+        try FileManager.default.removeItem(atPath: library + "/Artist/Album/02.flac")
+        // Touch: new content and a new mtime.
+        Thread.sleep(forTimeInterval: 0.01)
+        try write("Artist/Album/04.flac", seconds: 1.5, frequency: 999)
+        let report = try scan()
+        XCTAssertEqual(report.missing, 1)
+        XCTAssertEqual(report.changed, 1)
+        XCTAssertEqual(report.unchanged, 3)
+        XCTAssertEqual(report.new, 0)
+        let s = try statuses()
+        XCTAssertEqual(s["Artist/Album/02.flac"], "missing")
+        XCTAssertEqual(s.values.filter { $0 == "present" }.count, 4)
+        let changedId = try database.writer.read { db in
+            try FileRecord.filter(Column("path") == "Artist/Album/04.flac").fetchOne(db)!.id!
+        }
+        XCTAssertEqual(report.dirtyFileIds, [changedId])
+    }
+
+    func testUnchangedRescanReadsNothing() throws {
+        for i in 1...3 { try write("a\(i).flac", frequency: 300 + Double(i)) }
+        _ = try scan()
+        let keys = try database.writer.read { try FileRecord.fetchAll($0).map(\.contentKey) }
+        // Rewrite one file's bytes keeping its size and mtime: a scan that only stats cannot notice.
+        let path = library + "/a2.flac"
+        var st = stat()
+        XCTAssertEqual(stat(path, &st), 0)
+        var data = try Data(contentsOf: URL(fileURLWithPath: path))
+        data[data.count - 10] ^= 0xFF
+        try data.write(to: URL(fileURLWithPath: path))
+        var times = [st.st_atim, st.st_mtim]
+        XCTAssertEqual(utimensat(AT_FDCWD, path, &times, 0), 0)
+        let report = try scan()
+        XCTAssertEqual(report.unchanged, 3)
+        XCTAssertTrue(report.dirtyFileIds.isEmpty)
+        XCTAssertEqual(try database.writer.read { try FileRecord.fetchAll($0).map(\.contentKey) }, keys)
+    }
+
+    func testMovedFileKeepsItsRow() throws {
+        try write("Old/Name.flac")
+        _ = try scan()
+        let before = try database.writer.read { try FileRecord.fetchOne($0)!.id! }
+        try FileManager.default.createDirectory(atPath: library + "/New", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: library + "/Old/Name.flac", toPath: library + "/New/Renamed.flac")
+        let report = try scan()
+        XCTAssertEqual(report.moved, 1)
+        XCTAssertEqual(report.missing, 0)
+        XCTAssertEqual(report.new, 0)
+        let after = try database.writer.read { try FileRecord.fetchAll($0) }
+        XCTAssertEqual(after.map(\.path), ["New/Renamed.flac"])
+        XCTAssertEqual(after.first?.id, before)
+        XCTAssertEqual(after.first?.name, "renamed.flac")
+    }
+
+    func testMissingFileThatReturnsIsPresentAgain() throws {
+        try write("x.flac")
+        _ = try scan()
+        try FileManager.default.moveItem(atPath: library + "/x.flac", toPath: dir + "/x.flac")
+        _ = try scan()
+        XCTAssertEqual(try statuses()["x.flac"], "missing")
+        try FileManager.default.moveItem(atPath: dir + "/x.flac", toPath: library + "/x.flac")
+        let report = try scan()
+        XCTAssertEqual(report.restored, 1)
+        XCTAssertEqual(try statuses()["x.flac"], "present")
+    }
+
+    func testSymlinksFifosAndLoopsNeverEscapeOrHang() throws {
+        try write("real.flac")
+        let outside = dir + "/outside.flac"
+        try Synth.write(Synth.sine(frequency: 300, seconds: 1, amplitude: 0.3), to: outside, format: .flac16)
+        try FileManager.default.createSymbolicLink(atPath: library + "/escape.flac", withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: library + "/inside.flac", withDestinationPath: library + "/real.flac")
+        try FileManager.default.createSymbolicLink(atPath: library + "/loop", withDestinationPath: library)
+        try FileManager.default.createSymbolicLink(atPath: library + "/outdir", withDestinationPath: dir)
+        try FileManager.default.createSymbolicLink(atPath: library + "/self.flac", withDestinationPath: library + "/self.flac")
+        XCTAssertEqual(mkfifo(library + "/pipe.flac", 0o644), 0)
+        let report = try scan()
+        XCTAssertEqual(Set(try statuses().keys), ["real.flac", "inside.flac"])
+        let reasons = Dictionary(uniqueKeysWithValues: report.skipped.map { ($0.relativePath, $0.reason) })
+        XCTAssertTrue(reasons["escape.flac"]?.contains("outside") ?? false)
+        XCTAssertTrue(reasons["pipe.flac"]?.contains("FIFO") ?? false)
+        XCTAssertNotNil(reasons["self.flac"])
+    }
+
+    func testNonUTF8NamesAreReportedNotIndexed() throws {
+        try write("ok.flac")
+        let bad: [UInt8] = Array((library + "/bad-").utf8) + [0xFF, 0xFE] + Array(".flac".utf8) + [0]
+        let fd = bad.withUnsafeBufferPointer { p in
+            p.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+        }
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        close(fd)
+        let report = try scan()
+        XCTAssertEqual(report.seen, 1)
+        XCTAssertTrue(report.skipped.contains { $0.reason.contains("UTF-8") })
+    }
+
+    func testContentKeyDependsOnContent() throws {
+        try write("a.flac", frequency: 300)
+        try write("b.flac", frequency: 300)
+        try write("c.flac", frequency: 301)
+        func key(_ name: String) -> String? {
+            let path = library + "/" + name
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            return ContentKey.compute(path: path, size: Int64(size))
+        }
+        XCTAssertEqual(key("a.flac"), key("b.flac"))
+        XCTAssertNotEqual(key("a.flac"), key("c.flac"))
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+@testable import Store
+import XCTest
+
+final class MigrationTests: XCTestCase {
+    var dir = ""
+
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "store-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func testNewDatabaseHasEveryTableInWALMode() throws {
+        let db = try SpindleDatabase(path: dir + "/a/b/spindle.db")
+        try db.writer.read { db in
+            for table in ["library_roots", "files", "tracks", "runs", "run_files", "analysis", "vis_frames"] {
+                XCTAssertTrue(try db.tableExists(table), table)
+            }
+            XCTAssertTrue(try db.viewExists("smart_dj_profiles"))
+            XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA journal_mode"), "wal")
+        }
+        XCTAssertEqual(try db.appliedMigrations(), SpindleDatabase.migrationNames)
+    }
+
+    func testOlderDatabaseUpgradesInPlaceKeepingItsRows() throws {
+        let path = dir + "/old.db"
+        do {
+            let old = try SpindleDatabase(path: path, upTo: "v1-file-index")
+            try old.writer.write { db in
+                var root = LibraryRootRecord(path: "/music")
+                try root.insert(db)
+                var file = FileRecord(rootId: root.id!, path: "A/b.flac", size: 10, mtimeNs: 1, inode: 2, contentKey: "k")
+                try file.insert(db)
+            }
+            XCTAssertFalse(try old.writer.read { try $0.tableExists("analysis") })
+        }
+        let upgraded = try SpindleDatabase(path: path)
+        XCTAssertEqual(try upgraded.appliedMigrations(), SpindleDatabase.migrationNames)
+        try upgraded.writer.read { db in
+            XCTAssertTrue(try db.tableExists("analysis"))
+            XCTAssertEqual(try FileRecord.fetchAll(db).map(\.path), ["A/b.flac"])
+        }
+    }
+
+    func testMigrationNamesAreAppendOnly() {
+        // Renaming or reordering a shipped migration would re-run it on users' databases.
+        XCTAssertEqual(Array(SpindleDatabase.migrationNames.prefix(2)), ["v1-file-index", "v2-analysis"])
+    }
+
+    func testSmartDJViewUsesTheCompanionsNaming() throws {
+        let db = try SpindleDatabase(path: dir + "/v.db")
+        try db.writer.write { db in
+            var root = LibraryRootRecord(path: "/music")
+            try root.insert(db)
+            var file = FileRecord(rootId: root.id!, path: "x.flac", size: 1, mtimeNs: 1, inode: 1, contentKey: "k")
+            try file.insert(db)
+            var a = AnalysisRecord(fileId: file.id!, contentKey: "k", analyzerVersion: 1, status: "ok")
+            a.bpm = 120
+            a.leadSilenceEndS = 0.5
+            a.trailSilenceStartS = 180.25
+            a.lufsIntegrated = -9.5
+            try a.insert(db)
+        }
+        try db.writer.read { db in
+            let row = try XCTUnwrap(Row.fetchOne(db, sql: "SELECT * FROM smart_dj_profiles"))
+            XCTAssertEqual(row["relative_path"], "x.flac")
+            XCTAssertEqual(row["silence_start"], 180.25)   // where trailing silence begins
+            XCTAssertEqual(row["silence_end"], 0.5)        // where leading silence ends
+            XCTAssertEqual(row["lufs"], -9.5)
+            XCTAssertEqual(row["bpm"], 120.0)
+        }
+    }
+
+    func testDefaultPathFollowsXDG() {
+        XCTAssertEqual(SpindleDatabase.defaultPath(environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]), "/x/spindle/spindle.db")
+        XCTAssertEqual(SpindleDatabase.defaultPath(environment: ["HOME": "/h"]), "/h/.local/share/spindle/spindle.db")
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import TestSupport
+@testable import Tagging
+import XCTest
+
+final class TagReaderTests: XCTestCase {
+    var dir = ""
+
+    override func setUpWithError() throws {
+        dir = try Synth.temporaryDirectory("tags")
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    /// Writes a 2 s tone and tags it with ffmpeg (libsndfile writes only a few fixed fields).
+    func tagged(_ name: String, codec: [String], tags: [String: String]) throws -> String {
+        let source = dir + "/src.wav"
+        try Synth.write(Synth.sine(frequency: 440, seconds: 2, amplitude: 0.4), to: source, format: .wav16)
+        var args = ["-y", "-loglevel", "error", "-i", source] + codec
+        for (k, v) in tags.sorted(by: { $0.key < $1.key }) { args += ["-metadata", "\(k)=\(v)"] }
+        let path = dir + "/" + name
+        guard Synth.run("ffmpeg", args + [path]) == 0 else {
+            throw XCTSkip("ffmpeg (the command) is needed to write tagged test files; .ci/run installs it")
+        }
+        return path
+    }
+
+    func testFlacVorbisComments() throws {
+        let path = try tagged("a.flac", codec: ["-c:a", "flac"], tags: [
+            "TITLE": "사랑의 노래", "ARTIST": "아이유", "ALBUM": "Palette", "GENRE": "K-Pop;Ballad",
+            "DATE": "2017-04-21", "TRACKNUMBER": "3/12", "DISCNUMBER": "1", "LANGUAGE": "kor", "BPM": "128",
+            "REPLAYGAIN_TRACK_GAIN": "-6.50 dB", "ALBUMARTIST": "IU", "RELEASECOUNTRY": "KR",
+        ])
+        let snapshot = try TagReader.read(path: path)
+        XCTAssertEqual(snapshot.codec, "flac")
+        XCTAssertEqual(try XCTUnwrap(snapshot.durationSeconds), 2, accuracy: 0.01)
+        XCTAssertEqual(snapshot.sampleRate, 44100)
+        XCTAssertEqual(snapshot.channels, 2)
+        XCTAssertEqual(snapshot.bitDepth, 16)
+        let t = TrackTags(snapshot)
+        XCTAssertEqual(t.title, "사랑의 노래")
+        XCTAssertEqual(t.artist, "아이유")
+        XCTAssertEqual(t.albumArtist, "IU")
+        XCTAssertEqual(t.genres, ["K-Pop", "Ballad"])
+        XCTAssertEqual(t.year, 2017)
+        XCTAssertEqual(t.trackNumber, 3)
+        XCTAssertEqual(t.trackTotal, 12)
+        XCTAssertEqual(t.discNumber, 1)
+        XCTAssertEqual(t.language, "kor")
+        XCTAssertEqual(t.releaseCountry, "KR")
+        XCTAssertEqual(t.bpm, 128)
+        XCTAssertEqual(t.replayGainTrackGain, "-6.50 dB")
+    }
+
+    func testMP3AndM4ACodecsAndFields() throws {
+        let mp3 = try tagged("a.mp3", codec: ["-c:a", "libmp3lame", "-q:a", "4"],
+                             tags: ["title": "Песня", "artist": "Кино", "genre": "Rock", "date": "1988", "track": "7"])
+        let m = try TagReader.read(path: mp3)
+        XCTAssertEqual(m.codec, "mp3")
+        let mt = TrackTags(m)
+        XCTAssertEqual(mt.title, "Песня")
+        XCTAssertEqual(mt.genres, ["Rock"])
+        XCTAssertEqual(mt.year, 1988)
+        XCTAssertEqual(mt.trackNumber, 7)
+        let m4a = try tagged("a.m4a", codec: ["-c:a", "aac", "-b:a", "96k"],
+                             tags: ["title": "夜に駆ける", "artist": "YOASOBI", "genre": "J-Pop", "date": "2019"])
+        let a = try TagReader.read(path: m4a)
+        XCTAssertEqual(a.codec, "aac")
+        XCTAssertEqual(TrackTags(a).title, "夜に駆ける")
+        XCTAssertEqual(TrackTags(a).year, 2019)
+    }
+
+    func testOggWrittenByLibsndfile() throws {
+        let path = dir + "/x.ogg"
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1, amplitude: 0.4), to: path, format: .oggVorbis)
+        let s = try TagReader.read(path: path)
+        XCTAssertEqual(s.codec, "vorbis")
+        XCTAssertTrue(TrackTags(s).genres.isEmpty)
+    }
+
+    func testUnreadableInputsFailWithAReason() throws {
+        FileManager.default.createFile(atPath: dir + "/empty.flac", contents: Data())
+        XCTAssertThrowsError(try TagReader.read(path: dir + "/empty.flac"))
+        FileManager.default.createFile(atPath: dir + "/junk.mp3", contents: Data(repeating: 0x41, count: 5000))
+        XCTAssertThrowsError(try TagReader.read(path: dir + "/junk.mp3")) { error in
+            XCTAssertFalse((error as! TagError).reason.isEmpty)
+        }
+        XCTAssertThrowsError(try TagReader.read(path: dir))
+    }
+
+    func testNumberAndGenreConventions() {
+        XCTAssertEqual(TrackTags.numberPair("03", total: nil).0, 3)
+        XCTAssertEqual(TrackTags.numberPair("4/10", total: "12").1, 10)
+        XCTAssertEqual(TrackTags.numberPair("4", total: "12").1, 12)
+        XCTAssertEqual(TrackTags.splitGenres(["Rock; Pop", "Pop", " Jazz "]), ["Rock", "Pop", "Jazz"])
+        XCTAssertEqual(TrackTags.splitGenres(["AC/DC Tribute"]), ["AC/DC Tribute"])
+        XCTAssertEqual(TrackTags.year(from: "1999-12-31"), 1999)
+        XCTAssertNil(TrackTags.year(from: "n/a"))
+    }
+}
