@@ -22,6 +22,9 @@ final class OnsetEnvelope {
     private let bandEdges: [Int]
     private var previousBands: [Float]
     private var havePrevious = false
+    /// The first frame's compressed level (its flux against silence). Kept out of the envelope, where a
+    /// start-of-file jump would pollute the periodicity, but it tells whether sound starts at once.
+    private(set) var firstFrameLevel: Float = 0
     private let compression: Float
 
     init(sampleRate: Int) {
@@ -103,7 +106,7 @@ final class OnsetEnvelope {
             var e: Float = 0
             for k in bandEdges[b]..<bandEdges[b + 1] { e += power[k] }
             let c = VectorOps.fastLog(1 + compression * e)
-            if havePrevious { flux += max(0, c - previousBands[b]) }
+            if havePrevious { flux += max(0, c - previousBands[b]) } else { firstFrameLevel += c }
             previousBands[b] = c
         }
         havePrevious = true

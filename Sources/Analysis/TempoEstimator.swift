@@ -184,8 +184,10 @@ public final class TempoEstimator: Analyzer {
     private func firstBeat(period: Double) -> Double? {
         guard head.count > Int(period * 2), let maxOnset = head.max(), maxOnset > 0 else { return nil }
         let phase = beatPhase(period: period).phase
-        let firstOnset = Double(head.firstIndex(where: { $0 > 0.25 * maxOnset }) ?? 0)
+        let startsAtOnce = onsets.firstFrameLevel > 0.25 * maxOnset
+        let firstOnset = startsAtOnce ? 0 : Double(head.firstIndex(where: { $0 > 0.25 * maxOnset }) ?? 0)
         var beat = phase
+        while beat - period >= firstOnset - period / 2 { beat -= period }
         while beat < firstOnset - period / 2 { beat += period }
         return max(0, beat / onsets.framesPerSecond + onsets.latency)
     }

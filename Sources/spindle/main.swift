@@ -36,4 +36,20 @@ func reorderGlobalOptions(_ arguments: [String]) -> [String] {
     return rest + moved
 }
 
-Spindle.main(reorderGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+/// Parses and runs; DESIGN's exit code for usage errors is 2, where swift-argument-parser uses 64.
+func runSpindle() -> Never {
+    do {
+        var command = try Spindle.parseAsRoot(reorderGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+        try command.run()
+        exit(0)
+    } catch {
+        let code = Spindle.exitCode(for: error)
+        if code == .validationFailure {
+            FileHandle.standardError.write((Spindle.fullMessage(for: error) + "\n").data(using: .utf8)!)
+            exit(2)
+        }
+        Spindle.exit(withError: error)
+    }
+}
+
+runSpindle()

@@ -1,0 +1,124 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The command-line contract of DESIGN: command names, global options before the command, JSON keys,
+/// exit codes.
+final class CommandLineTests: XCTestCase {
+    var dir = ""
+    var library = ""
+
+    override func setUpWithError() throws {
+        dir = try Synth.temporaryDirectory("cli")
+        library = dir + "/music"
+        try FileManager.default.createDirectory(atPath: library + "/A", withIntermediateDirectories: true)
+        let music = Synth.concat(Synth.silence(seconds: 0.5), Synth.clicks(bpm: 120, seconds: 8), Synth.silence(seconds: 1))
+        try Synth.write(music, to: library + "/A/one.flac", format: .flac16)
+        try Synth.write(music, to: library + "/A/two.mp3", format: .mp3VBR)
+        try Synth.write(music, to: library + "/A/three.ogg", format: .oggVorbis)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func json(_ line: String) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    func testHelpListsEveryCommandOfTheContract() throws {
+        let help = try CLI.run(["--help"]).stdout
+        for command in ["scan", "analyze", "run", "inspect", "resolve", "tags", "genres", "frames", "bench", "status",
+                        "navidrome"] {
+            XCTAssertTrue(help.contains("  \(command) "), "--help lacks \(command)")
+        }
+        let tags = try CLI.run(["tags", "--help"]).stdout
+        for sub in ["show", "set", "apply", "fix", "write-analysis", "undo"] { XCTAssertTrue(tags.contains(sub)) }
+    }
+
+    func testInspectJSONHasExactlyTheContractKeys() throws {
+        let r = try CLI.run(["inspect", "--json", library + "/A/one.flac", library + "/A/two.mp3"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2)
+        let keys = ["path", "status", "error", "codec", "duration_s", "sample_rate", "channels", "bpm", "bpm_confidence",
+                    "first_beat_s", "lufs_integrated", "loudness_range_lu", "true_peak_dbtp", "sample_peak_dbfs",
+                    "replaygain_track_gain_db", "lead_silence_end_s", "trail_silence_start_s", "is_silent",
+                    "frames_fps", "frames_bands", "frames_count", "seconds"]
+        for line in lines {
+            let object = try json(String(line))
+            XCTAssertEqual(Set(object.keys), Set(keys))
+            XCTAssertEqual(object["status"] as? String, "ok")
+            XCTAssertEqual(object["bpm"] as? Double ?? 0, 120, accuracy: 4.8)
+            XCTAssertEqual(object["lead_silence_end_s"] as? Double ?? -1, 0.5, accuracy: 0.01)
+            XCTAssertEqual(object["duration_s"] as? Double ?? 0, 9.5, accuracy: 0.1)
+        }
+        XCTAssertFalse(r.stdout.contains("nan") || r.stdout.contains("inf"))
+    }
+
+    func testInspectOfBadInputExitsThreeWithAnErrorLine() throws {
+        FileManager.default.createFile(atPath: dir + "/bad.flac", contents: Data("not audio".utf8))
+        let r = try CLI.run(["inspect", "--json", dir + "/bad.flac"])
+        XCTAssertEqual(r.status, 3)
+        let object = try json(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        XCTAssertEqual(object["status"] as? String, "error")
+        XCTAssertTrue(object["error"] is String)
+        XCTAssertTrue(object["bpm"] is NSNull)
+    }
+
+    func testScanAnalyzeStatusWithGlobalOptionsBeforeTheCommand() throws {
+        let db = dir + "/db/spindle.db"
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
+        let analyze = try CLI.run(["--db", db, "--library", library, "analyze", "--jobs", "2"])
+        XCTAssertEqual(analyze.status, 0, analyze.stderr)
+        let status = try CLI.run(["--db", db, "status", "--json"])
+        XCTAssertEqual(status.status, 0)
+        let object = try json(status.stdout)
+        XCTAssertEqual(object["files_present"] as? Int, 3)
+        XCTAssertEqual(object["analysed"] as? Int, 3)
+        XCTAssertEqual(object["failed"] as? Int, 0)
+        XCTAssertEqual(object["pending"] as? Int, 0)
+        XCTAssertNotNil(object["failures"] as? [Any])
+        XCTAssertNotNil(object["runs"] as? [Any])
+        // Frames of an analysed file come from the database, as an array of frames of floats 0..1.
+        let frames = try CLI.run(["--db", db, "--library", library, "frames", "A/one.flac", "--json"])
+        let array = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(frames.stdout.utf8)) as? [[Double]])
+        XCTAssertEqual(array.count, 285)
+        XCTAssertEqual(array.first?.count, 32)
+        XCTAssertTrue(array.joined().allSatisfy { $0 >= 0 && $0 <= 1 })
+    }
+
+    func testEnvironmentVariablesNameTheDatabaseAndLibrary() throws {
+        let db = dir + "/env.db"
+        let r = try CLI.run(["scan"], environment: ["SPINDLE_DB": db, "MUSIC_DIR": library])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: db))
+    }
+
+    func testUsageErrorsExitTwo() throws {
+        XCTAssertEqual(try CLI.run(["scan"], environment: ["HOME": dir]).status, 2)   // no library anywhere
+        XCTAssertEqual(try CLI.run(["analyze", "--library", library, "--db", dir + "/x.db", "--only", "bogus"]).status, 2)
+        XCTAssertEqual(try CLI.run(["no-such-command"]).status, 2)
+        XCTAssertEqual(try CLI.run(["inspect"]).status, 2)
+    }
+
+    func testFailedFileMakesExitCodeThreeAndIsListedInStatus() throws {
+        FileManager.default.createFile(atPath: library + "/A/broken.mp3", contents: Data(repeating: 0x41, count: 4096))
+        let db = dir + "/f.db"
+        let r = try CLI.run(["--db", db, "--library", library, "analyze"])
+        XCTAssertEqual(r.status, 3, r.stderr)
+        let object = try json(try CLI.run(["--db", db, "status", "--json"]).stdout)
+        let failures = try XCTUnwrap(object["failures"] as? [[String: Any]])
+        XCTAssertTrue(failures.contains { ($0["path"] as? String) == "A/broken.mp3" })
+        XCTAssertEqual(object["analysed"] as? Int, 3)
+    }
+
+    func testSecondAnalyzeOfUnchangedLibraryDoesNoWork() throws {
+        let db = dir + "/n.db"
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "analyze"]).status, 0)
+        let again = try CLI.run(["--db", db, "--library", library, "analyze"])
+        XCTAssertTrue(again.stdout.contains("analyze: 0 analysed"), again.stdout)
+        let forced = try CLI.run(["--db", db, "--library", library, "analyze", "--force"])
+        XCTAssertTrue(forced.stdout.contains("analyze: 3 analysed"), forced.stdout)
+    }
+}
