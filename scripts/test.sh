@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/install-deps.sh
 swift build --build-tests 2>&1 | tail -n 1
-swift test --skip-build 2>&1
+swift test --skip-build --disable-swift-testing 2>&1

@@ -1,6 +1,6 @@
 /// Which analyzers run and their parameters. The defaults here are the only place these defaults live.
-public struct AnalysisOptions: Sendable, Equatable {
-    public enum Kind: String, CaseIterable, Sendable {
+public struct AnalysisOptions: Sendable, Equatable, Codable {
+    public enum Kind: String, CaseIterable, Sendable, Codable {
         case loudness, silence, tempo, frames
     }
 

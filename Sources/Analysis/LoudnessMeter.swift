@@ -1,6 +1,6 @@
 import Foundation
 
-public struct LoudnessResult: Sendable, Equatable {
+public struct LoudnessResult: Sendable, Equatable, Codable {
     /// Integrated loudness in LUFS; nil when nothing passes the absolute gate (silence).
     public var integratedLUFS: Double?
     /// Loudness range in LU; nil when shorter than one 3 s short-term block or silent.

@@ -1,6 +1,6 @@
 import Foundation
 
-public struct SilenceResult: Sendable, Equatable {
+public struct SilenceResult: Sendable, Equatable, Codable {
     /// Where leading silence ends (the seek-to point), seconds. nil when the whole stream is silent.
     public var leadSilenceEnd: Double?
     /// Where trailing silence begins (the crossfade trigger), seconds. nil when the whole stream is silent.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Visualiser frames: `bands` log-spaced band levels per frame, one byte each, `fps` frames per second.
-public struct VisualFrames: Sendable, Equatable {
+public struct VisualFrames: Sendable, Equatable, Codable {
     public var fps: Double
     public var bands: Int
     public var count: Int

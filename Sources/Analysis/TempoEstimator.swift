@@ -1,6 +1,6 @@
 import Foundation
 
-public struct TempoResult: Sendable, Equatable {
+public struct TempoResult: Sendable, Equatable, Codable {
     public var bpm: Double?
     /// 0..1: how periodic the onset strength is at the chosen tempo (normalised autocorrelation).
     public var confidence: Double

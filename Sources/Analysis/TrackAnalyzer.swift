@@ -1,7 +1,7 @@
 import Foundation
 
 /// Everything one pass over a track produced; nil for analyzers that were not enabled.
-public struct TrackAnalysis: Sendable {
+public struct TrackAnalysis: Sendable, Codable {
     public var loudness: LoudnessResult?
     public var silence: SilenceResult?
     public var tempo: TempoResult?

@@ -1,5 +1,5 @@
 /// What a decoder knows about a stream before the first sample is read.
-public struct AudioFormat: Sendable, Equatable {
+public struct AudioFormat: Sendable, Equatable, Codable {
     public var sampleRate: Int
     public var channels: Int
     /// Short codec name: "flac", "mp3", "vorbis", "opus", "aac", "alac", "pcm", "wavpack", ...

@@ -6,6 +6,21 @@ import Store
 /// Turns an outcome into the `analysis` row and `vis_frames` blob, merging into an existing row when only
 /// some analyzers ran (`--only`).
 enum AnalysisStorage {
+    /// A worker died or hung on the file. The first time, the row stays stale so the next run retries
+    /// (the crash may have been the machine's, an OOM kill); from the second time it is marked current
+    /// and left alone until the file changes or `--force`.
+    static func storeCrash(_ reason: String, fileId: Int64, contentKey: String?, in db: Database) throws {
+        var record = try AnalysisRecord.fetchOne(db, key: fileId)
+            ?? AnalysisRecord(fileId: fileId, contentKey: nil, analyzerVersion: AnalysisOptions.analyzerVersion, status: "error")
+        record.crashes += 1
+        record.status = "error"
+        record.error = reason
+        record.analyzedAt = Date()
+        record.analyzerVersion = AnalysisOptions.analyzerVersion
+        record.contentKey = record.crashes >= 2 ? contentKey : nil
+        try record.upsert(db)
+    }
+
     static func store(_ outcome: FileAnalysisOutcome, fileId: Int64, contentKey: String?,
                       options: AnalysisOptions, in db: Database) throws {
         let fullRun = options.enabled == Set(AnalysisOptions.Kind.allCases)
@@ -17,6 +32,7 @@ enum AnalysisStorage {
         }
         record.analyzedAt = Date()
         record.seconds = outcome.seconds
+        record.crashes = 0
         if let error = outcome.error {
             record.status = "error"
             record.error = error

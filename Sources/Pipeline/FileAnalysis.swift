@@ -3,7 +3,7 @@ import AudioDecoding
 import Foundation
 
 /// What decoding and analysing one file produced: the unit of work of `inspect`, `analyze` and `bench`.
-public struct FileAnalysisOutcome: Sendable {
+public struct FileAnalysisOutcome: Sendable, Codable {
     public var path: String
     public var format: AudioFormat?
     /// Set when the file could not be decoded at all.

@@ -1,27 +1,78 @@
 import Foundation
+import GRDB
 import Library
 import Store
 
-/// The library-wide jobs behind `scan` and `analyze`: each is one journaled run.
+/// The stages a run can go through, in their fixed order.
+public enum Stage: String, CaseIterable, Sendable, Codable {
+    case scan, tags, analyze
+}
+
+/// What a run is asked to do.
+public struct RunRequest: Sendable {
+    public var kind: String
+    public var stages: [Stage]
+    public var force: Bool
+    /// Restrict analysis to these files (relative to the root or absolute inside it).
+    public var paths: [String]?
+
+    public init(kind: String, stages: [Stage], force: Bool = false, paths: [String]? = nil) {
+        self.kind = kind
+        self.stages = stages
+        self.force = force
+        self.paths = paths
+    }
+}
+
+/// One journaled run over the library: takes the database lock, marks runs that died as interrupted, then
+/// runs the requested stages; each stage picks up whatever work is left, so a run after a kill finishes
+/// what the killed one started.
 public enum LibraryJobs {
     public struct Outcome: Sendable {
         public var runId: Int64
-        public var scan: ScanReport
-        public var tags: TagStage.Report
+        public var scan: ScanReport?
+        public var tags: TagStage.Report?
         public var analysis: AnalyzeStage.Report?
+        public var interruptedRuns = 0
+        public var seconds = 0.0
         /// Files that failed at some stage in this run (exit code 3 when non-zero).
-        public var failures: Int
+        public var failures: Int { (tags?.failed ?? 0) + (analysis?.failed ?? 0) }
 
         public func summary() -> String {
-            var parts = ["scan: \(scan.seen) audio files (\(scan.new) new, \(scan.changed) changed, \(scan.moved) moved, "
-                + "\(scan.missing) missing, \(scan.unchanged) unchanged) in \(String(format: "%.2f", scan.seconds)) s"]
-            if !scan.skipped.isEmpty { parts.append("skipped: \(scan.skipped.count) entries (see --verbose)") }
-            parts.append("tags: \(tags.read) read, \(tags.failed) failed")
+            var parts: [String] = []
+            if interruptedRuns > 0 { parts.append("resumed after \(interruptedRuns) interrupted run(s)") }
+            if let scan {
+                parts.append("scan: \(scan.seen) audio files (\(scan.new) new, \(scan.changed) changed, \(scan.moved) moved, "
+                    + "\(scan.missing) missing, \(scan.unchanged) unchanged) in \(String(format: "%.2f", scan.seconds)) s")
+                if !scan.skipped.isEmpty { parts.append("skipped: \(scan.skipped.count) entries (see status)") }
+            }
+            if let tags { parts.append("tags: \(tags.read) read, \(tags.failed) failed") }
             if let a = analysis {
-                let speed = a.seconds > 0 ? String(format: ", %.0f× real time", a.audioSeconds / a.seconds) : ""
+                let speed = a.seconds > 0 && a.audioSeconds > 0 ? String(format: ", %.0f× real time", a.audioSeconds / a.seconds) : ""
                 parts.append("analyze: \(a.analysed) analysed (\(a.partial) partial), \(a.failed) failed\(speed)")
             }
+            parts.append(String(format: "run #%lld finished in %.2f s", runId, seconds))
             return parts.joined(separator: "\n")
+        }
+
+        public func json() -> JSONValue {
+            var pairs: [(String, JSONValue)] = [("run_id", .integer(runId)), ("seconds", .from(seconds, digits: 3)),
+                                                ("interrupted_runs_closed", .from(interruptedRuns))]
+            if let s = scan {
+                pairs.append(("scan", .object([
+                    ("seen", .from(s.seen)), ("new", .from(s.new)), ("changed", .from(s.changed)), ("moved", .from(s.moved)),
+                    ("missing", .from(s.missing)), ("unchanged", .from(s.unchanged)), ("skipped", .from(s.skipped.count)),
+                ])))
+            }
+            if let t = tags { pairs.append(("tags", .object([("read", .from(t.read)), ("failed", .from(t.failed))]))) }
+            if let a = analysis {
+                pairs.append(("analyze", .object([
+                    ("analysed", .from(a.analysed)), ("partial", .from(a.partial)), ("failed", .from(a.failed)),
+                    ("crashed", .from(a.crashed)), ("audio_seconds", .from(a.audioSeconds, digits: 3)),
+                ])))
+            }
+            pairs.append(("failures", .from(failures)))
+            return .object(pairs)
         }
     }
 
@@ -31,32 +82,56 @@ public enum LibraryJobs {
         return (database, root)
     }
 
-    /// Stages 1–2 (and 3 when `analyze` is set) in one run.
-    public static func run(settings: Settings, analyze: Bool, force: Bool = false, paths: [String]? = nil,
-                           verbosity: Verbosity) throws -> Outcome {
-        let (database, root) = try open(settings)
-        let journal = try RunJournal(database: database, kind: analyze ? (force ? "reanalyze" : "analyze") : "scan")
+    public static func run(settings: Settings, request: RunRequest, verbosity: Verbosity) throws -> Outcome {
+        let started = monotonicSeconds()
+        let root = try LibraryRoot(path: try settings.requireLibrary())
+        let folder = (settings.databasePath as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        let lock = try RunLock(databasePath: settings.databasePath, command: request.kind)
+        defer { withExtendedLifetime(lock) {} }
+        let database = try SpindleDatabase(path: settings.databasePath)
+        // Holding the lock, any run still marked running died without finishing.
+        let interrupted = try database.writer.write { db -> Int in
+            try db.execute(sql: "UPDATE runs SET status = 'interrupted', finished_at = ? WHERE status = 'running'",
+                           arguments: [Date()])
+            return db.changesCount
+        }
+        let journal = try RunJournal(database: database, kind: request.kind)
+        var outcome = Outcome(runId: journal.runId)
+        outcome.interruptedRuns = interrupted
         do {
             let scanner = LibraryScanner(database: database, root: root)
-            let scan = try scanner.scan()
-            if verbosity == .verbose {
-                for s in scan.skipped { log("skipped \(s.relativePath): \(s.reason)") }
+            let rootId = try scanner.rootId()
+            if request.stages.contains(.scan) {
+                let scan = try scanner.scan()
+                try recordScanIssues(scan, rootId: rootId, database: database)
+                if verbosity == .verbose { for s in scan.skipped { log("skipped \(s.relativePath): \(s.reason)") } }
+                outcome.scan = scan
             }
-            let tags = try TagStage.run(database: database, root: root, rootId: scan.rootId, jobs: settings.jobs,
-                                        journal: journal, verbosity: verbosity)
-            var analysis: AnalyzeStage.Report?
-            if analyze {
-                let selected = try paths.map { try $0.map { try relativePath($0, root: root) } }
-                analysis = try AnalyzeStage.run(database: database, root: root, rootId: scan.rootId, settings: settings,
-                                                force: force, only: selected, journal: journal, verbosity: verbosity)
+            let context = RunContext(database: database, root: root, rootId: rootId, settings: settings, journal: journal,
+                                     verbosity: verbosity, force: request.force)
+            if request.stages.contains(.tags) { outcome.tags = try TagStage.run(context) }
+            if request.stages.contains(.analyze) {
+                let selected = try request.paths.map { try $0.map { try relativePath($0, root: root) } }
+                outcome.analysis = try AnalyzeStage.run(context, only: selected)
             }
-            let failures = tags.failed + (analysis?.failed ?? 0)
-            let outcome = Outcome(runId: journal.runId, scan: scan, tags: tags, analysis: analysis, failures: failures)
+            outcome.seconds = monotonicSeconds() - started
             try journal.finish(status: "completed", summary: outcome.summary())
             return outcome
         } catch {
             try? journal.finish(status: "failed", summary: "\(error)")
             throw error
+        }
+    }
+
+    static func recordScanIssues(_ scan: ScanReport, rootId: Int64, database: SpindleDatabase) throws {
+        try database.writer.write { db in
+            try db.execute(sql: "DELETE FROM scan_issues WHERE root_id = ?", arguments: [rootId])
+            let now = Date()
+            for issue in scan.skipped {
+                try db.execute(sql: "INSERT OR REPLACE INTO scan_issues (root_id, path, reason, seen_at) VALUES (?, ?, ?, ?)",
+                               arguments: [rootId, issue.relativePath, issue.reason, now])
+            }
         }
     }
 

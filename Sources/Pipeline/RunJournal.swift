@@ -60,4 +60,7 @@ public final class RunJournal {
     }
 
     public var failedCount: Int { counts.failed }
+
+    /// True when buffered work has waited long enough that a commit is due (batches close every 2 s).
+    public var isDue: Bool { monotonicSeconds() - lastFlush > 2 }
 }

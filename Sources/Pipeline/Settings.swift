@@ -15,14 +15,72 @@ struct ConfigFile: Decodable {
     var database: String?
     var jobs: Int?
     var analysis: AnalysisSection?
+    var runtime: RuntimeSection?
+
+    struct RuntimeSection: Decodable {
+        init() {}
+
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            worker_timeout_base_s = c.number(.worker_timeout_base_s)
+            worker_timeout_per_audio_s = c.number(.worker_timeout_per_audio_s)
+        }
+        enum CodingKeys: String, CodingKey {
+            case worker_timeout_base_s, worker_timeout_per_audio_s
+        }
+        var worker_timeout_base_s: Double?
+        var worker_timeout_per_audio_s: Double?
+    }
 
     struct AnalysisSection: Decodable {
+        init() {}
+
+        // TOMLKit does not read an integer (`-60`) as a Double: accept both.
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            enabled = try c.decodeIfPresent([String].self, forKey: .enabled)
+            silence_threshold_db = c.number(.silence_threshold_db)
+            min_bpm = c.number(.min_bpm)
+            max_bpm = c.number(.max_bpm)
+            frames_fps = c.number(.frames_fps)
+            frames_bands = try c.decodeIfPresent(Int.self, forKey: .frames_bands)
+        }
+        enum CodingKeys: String, CodingKey {
+            case enabled, silence_threshold_db, min_bpm, max_bpm, frames_fps, frames_bands
+        }
         var enabled: [String]?
         var silence_threshold_db: Double?
         var min_bpm: Double?
         var max_bpm: Double?
         var frames_fps: Double?
         var frames_bands: Int?
+    }
+
+    /// `top`'s values where it has them, `bottom`'s elsewhere.
+    static func layered(_ top: ConfigFile?, over bottom: ConfigFile?) -> ConfigFile? {
+        guard let top else { return bottom }
+        guard let bottom else { return top }
+        var merged = bottom
+        merged.library = top.library ?? bottom.library
+        merged.database = top.database ?? bottom.database
+        merged.jobs = top.jobs ?? bottom.jobs
+        var analysis = bottom.analysis ?? AnalysisSection()
+        if let a = top.analysis {
+            analysis.enabled = a.enabled ?? analysis.enabled
+            analysis.silence_threshold_db = a.silence_threshold_db ?? analysis.silence_threshold_db
+            analysis.min_bpm = a.min_bpm ?? analysis.min_bpm
+            analysis.max_bpm = a.max_bpm ?? analysis.max_bpm
+            analysis.frames_fps = a.frames_fps ?? analysis.frames_fps
+            analysis.frames_bands = a.frames_bands ?? analysis.frames_bands
+        }
+        merged.analysis = analysis
+        var runtime = bottom.runtime ?? RuntimeSection()
+        if let r = top.runtime {
+            runtime.worker_timeout_base_s = r.worker_timeout_base_s ?? runtime.worker_timeout_base_s
+            runtime.worker_timeout_per_audio_s = r.worker_timeout_per_audio_s ?? runtime.worker_timeout_per_audio_s
+        }
+        merged.runtime = runtime
+        return merged
     }
 
     static func load(path: String) throws -> ConfigFile {
@@ -43,6 +101,13 @@ public struct Settings: Sendable {
     public var databasePath: String
     public var jobs: Int
     public var analysis: AnalysisOptions
+    public var runtime = Runtime()
+
+    /// How long a worker may take on one file before it is killed: base + per-second-of-audio × length.
+    public struct Runtime: Sendable {
+        public var timeoutBase: Double = 60
+        public var timeoutPerAudioSecond: Double = 0.5
+    }
 
     public struct Overrides: Sendable {
         public var database: String?
@@ -50,6 +115,8 @@ public struct Settings: Sendable {
         public var config: String?
         public var jobs: Int?
         public var only: [String]?
+        /// Settings from a pipeline file (`spindle run`).
+        var pipeline: ConfigFile?
         public init(database: String? = nil, library: String? = nil, config: String? = nil, jobs: Int? = nil,
                     only: [String]? = nil) {
             self.database = database; self.library = library; self.config = config; self.jobs = jobs; self.only = only
@@ -59,7 +126,9 @@ public struct Settings: Sendable {
     public static func resolve(_ cli: Overrides,
                                environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Settings {
         let configPath = cli.config ?? environment["SPINDLE_CONFIG"]
-        let file = try configPath.map(ConfigFile.load(path:))
+        let configFile = try configPath.map(ConfigFile.load(path:))
+        // A pipeline file's settings sit between the environment and the config file.
+        let file = ConfigFile.layered(cli.pipeline, over: configFile)
         func nonEmpty(_ s: String?) -> String? { (s?.isEmpty ?? true) ? nil : s }
         let library = nonEmpty(cli.library) ?? nonEmpty(environment["MUSIC_DIR"]) ?? nonEmpty(file?.library)
         let database = nonEmpty(cli.database) ?? nonEmpty(environment["SPINDLE_DB"]) ?? nonEmpty(file?.database)
@@ -79,7 +148,15 @@ public struct Settings: Sendable {
         }
         if let only = cli.only { options.enabled = try parseKinds(only) }
         try validate(options)
-        return Settings(libraryPath: library, databasePath: database, jobs: jobs, analysis: options)
+        var settings = Settings(libraryPath: library, databasePath: database, jobs: jobs, analysis: options)
+        if let r = file?.runtime {
+            if let v = r.worker_timeout_base_s { settings.runtime.timeoutBase = v }
+            if let v = r.worker_timeout_per_audio_s { settings.runtime.timeoutPerAudioSecond = v }
+        }
+        guard settings.runtime.timeoutBase > 0, settings.runtime.timeoutPerAudioSecond >= 0 else {
+            throw ConfigurationError("worker timeouts must be positive")
+        }
+        return settings
     }
 
     public static func parseKinds(_ names: [String]) throws -> Set<AnalysisOptions.Kind> {
@@ -114,5 +191,14 @@ public struct Settings: Sendable {
             throw ConfigurationError("no library folder: pass --library DIR, set MUSIC_DIR, or put library = \"DIR\" in the config file")
         }
         return libraryPath
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A TOML number written as an integer or as a float.
+    func number(_ key: Key) -> Double? {
+        if let d = try? decodeIfPresent(Double.self, forKey: key) { return d }
+        if let i = try? decodeIfPresent(Int.self, forKey: key) { return Double(i) }
+        return nil
     }
 }

@@ -30,7 +30,7 @@ public struct StatusReport: Sendable {
             r.filesPresent = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM files WHERE status = 'present'") ?? 0
             r.filesMissing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM files WHERE status = 'missing'") ?? 0
             r.tracks = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM tracks t JOIN files f ON f.id = t.file_id WHERE f.status = 'present'
+                SELECT COUNT(*) FROM tracks t JOIN files f ON f.id = t.file_id WHERE f.status = 'present' AND t.error IS NULL
                 """) ?? 0
             let current = """
                 a.content_key IS f.content_key AND a.analyzer_version = \(AnalysisOptions.analyzerVersion)
@@ -48,6 +48,10 @@ public struct StatusReport: Sendable {
                 ORDER BY f.path, rf.stage
                 """)
             r.failures = rows.map { Failure(path: $0[0], stage: $0[1], error: $0[2] ?? "unknown error") }
+            // Entries the walk could not index have no file row; they fail at the scan stage.
+            r.failures += try Row.fetchAll(db, sql: "SELECT path, reason FROM scan_issues ORDER BY path").map {
+                Failure(path: $0[0], stage: "scan", error: $0[1])
+            }
             r.failed = Set(r.failures.map(\.path)).count
             r.pending = try Int.fetchOne(db, sql: """
                 SELECT COUNT(*) FROM files f LEFT JOIN analysis a ON a.file_id = f.id

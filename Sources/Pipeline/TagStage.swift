@@ -4,67 +4,73 @@ import Library
 import Store
 import Tagging
 
-/// Stage 2: read the tags of files whose `tracks` row is missing or older than their content.
+/// Stage 2: read the tags of files whose `tracks` row is missing or older than their content, in worker
+/// processes (a TagLib crash costs one file).
 public enum TagStage {
     public struct Report: Sendable {
         public var read = 0
         public var failed = 0
     }
 
-    struct Target: Sendable {
-        let fileId: Int64
-        let path: String
-        let contentKey: String?
-    }
-
-    public static func run(database: SpindleDatabase, root: LibraryRoot, rootId: Int64, jobs: Int,
-                           journal: RunJournal?, verbosity: Verbosity) throws -> Report {
-        let targets = try database.writer.read { db in
+    static func run(_ context: RunContext) throws -> Report {
+        let targets = try context.database.writer.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT f.id, f.path, f.content_key FROM files f LEFT JOIN tracks t ON t.file_id = f.id
                 WHERE f.root_id = ? AND f.status = 'present'
                   AND (t.file_id IS NULL OR t.content_key IS NOT f.content_key)
                 ORDER BY f.path
-                """, arguments: [rootId]).map { Target(fileId: $0[0], path: $0[1], contentKey: $0[2]) }
+                """, arguments: [context.rootId])
         }
         var report = Report()
         guard !targets.isEmpty else { return report }
-        try journal?.addToTotal(targets.count)
-        let progress = ProgressReporter(label: "tags", total: targets.count, verbosity: verbosity)
-        var batch: [TrackRecord] = []
-        func flush() throws {
-            let rows = batch
-            batch.removeAll()
-            try database.writer.write { db in for var row in rows { try row.upsert(db) } }
+        try context.journal.addToTotal(targets.count)
+        let jobs = targets.enumerated().map { i, row in
+            PoolJob(job: WorkerJob(id: i, kind: .tags, path: context.root.absolute(row[1])), fileId: row[0],
+                    contentKey: row[2], timeout: context.settings.runtime.timeoutBase)
         }
-        let rootPath = root.path
-        try ParallelWork.run(targets, jobs: jobs, work: { target -> Result<TagSnapshot, TagError> in
-            do { return .success(try TagReader.read(path: rootPath + "/" + target.path)) } catch let e as TagError {
-                return .failure(e)
-            } catch {
-                return .failure(TagError(path: target.path, reason: "\(error)"))
-            }
-        }, deliver: { target, result in
-            switch result {
-            case .success(let snapshot):
-                batch.append(TrackRecord(fileId: target.fileId, contentKey: target.contentKey, snapshot: snapshot))
+        let progress = ProgressReporter(label: "tags", total: jobs.count, verbosity: context.verbosity)
+        var batch: [TrackRecord] = []
+        try context.pool().process(jobs) { result in
+            let relative = String(result.job.job.path.dropFirst(context.root.path.count + 1))
+            if let snapshot = result.reply?.tags {
+                batch.append(TrackRecord(fileId: result.job.fileId, contentKey: result.job.contentKey, snapshot: snapshot))
                 report.read += 1
-                try journal?.record(fileId: target.fileId, stage: "tags", status: "done")
+                try context.journal.record(fileId: result.job.fileId, stage: "tags", status: "done")
                 progress.advance()
-            case .failure(let error):
+            } else {
+                let reason = result.reply?.tagError ?? result.failure ?? "unknown error"
+                batch.append(try TrackRecord.failed(fileId: result.job.fileId, contentKey: result.job.contentKey,
+                                                    reason: reason, crashed: result.reply == nil, in: context.database))
                 report.failed += 1
-                try journal?.record(fileId: target.fileId, stage: "tags", status: "failed", error: error.reason)
-                progress.advance(failed: true, note: "\(target.path): \(error.reason)")
+                try context.journal.record(fileId: result.job.fileId, stage: "tags", status: "failed", error: reason)
+                progress.advance(failed: true, note: "\(relative): \(reason)")
             }
-            if batch.count >= 200 { try flush() }
-        })
-        try flush()
+            if batch.count >= 200 || context.journal.isDue {
+                let rows = batch
+                batch.removeAll()
+                try context.journal.flush { db in for var row in rows { try row.upsert(db) } }
+            }
+        }
+        let rows = batch
+        try context.journal.flush { db in for var row in rows { try row.upsert(db) } }
         progress.finish()
         return report
     }
 }
 
 extension TrackRecord {
+    /// The row for a file whose tags could not be read: current (not retried) for a reading error; after
+    /// a worker crash, retried once, then left alone until the file changes.
+    static func failed(fileId: Int64, contentKey: String?, reason: String, crashed: Bool,
+                       in database: SpindleDatabase) throws -> TrackRecord {
+        let previous = try database.writer.read { try TrackRecord.fetchOne($0, key: fileId) }
+        var record = TrackRecord(fileId: fileId)
+        record.error = reason
+        record.crashes = crashed ? (previous?.crashes ?? 0) + 1 : 0
+        record.contentKey = !crashed || record.crashes >= 2 ? contentKey : nil
+        return record
+    }
+
     init(fileId: Int64, contentKey: String?, snapshot: TagSnapshot) {
         self.init(fileId: fileId)
         let tags = TrackTags(snapshot)

@@ -83,6 +83,9 @@ public struct TrackRecord: SnakeCaseRecord, Sendable, Equatable {
     /// Every tag property as a JSON object of string arrays.
     public var properties: String?
     public var readAt: Date
+    /// Why the tags could not be read (the other fields are then empty).
+    public var error: String?
+    public var crashes: Int = 0
 
     public init(fileId: Int64, readAt: Date = Date()) {
         self.fileId = fileId
@@ -124,6 +127,7 @@ public struct AnalysisRecord: SnakeCaseRecord, Sendable, Equatable {
     public var framesBands: Int?
     public var framesCount: Int?
     public var seconds: Double?
+    public var crashes: Int = 0
 
     public init(fileId: Int64, contentKey: String?, analyzerVersion: Int, status: String, analyzedAt: Date = Date()) {
         self.fileId = fileId; self.contentKey = contentKey; self.analyzerVersion = analyzerVersion

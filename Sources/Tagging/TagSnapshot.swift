@@ -1,5 +1,5 @@
 /// The tags and audio properties TagLib read from one file.
-public struct TagSnapshot: Sendable, Equatable {
+public struct TagSnapshot: Sendable, Equatable, Codable {
     /// TagLib property names (upper case) to their values; multi-valued keys keep every value in order.
     public var properties: [String: [String]]
     public var codec: String

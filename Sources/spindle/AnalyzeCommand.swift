@@ -15,16 +15,17 @@ struct AnalyzeCommand: ParsableCommand {
     @Flag(help: "Re-analyse even files whose results are current.") var force = false
     @Option(help: ArgumentHelp("Only these analyzers: loudness,silence,tempo,frames.", valueName: "list"))
     var only: String?
-    @Option(help: "Files analysed in parallel (default: number of cores).") var jobs: Int?
+    @Option(help: "Worker processes (default: number of cores).") var jobs: Int?
+    @Flag(help: "Print a JSON summary.") var json = false
     @Argument(help: "Only these files (relative to the library root, or absolute inside it).") var paths: [String] = []
 
     func run() throws {
         try runCommand {
             let settings = try global.settings(jobs: jobs, only: only.map { [$0] })
-            let outcome = try LibraryJobs.run(settings: settings, analyze: true, force: force,
-                                              paths: paths.isEmpty ? nil : paths, verbosity: global.verbosity)
-            if global.verbosity > .quiet { print(outcome.summary()) }
-            return outcome.failures > 0 ? 3 : 0
+            let request = RunRequest(kind: force ? "reanalyze" : "analyze", stages: [.scan, .tags, .analyze],
+                                     force: force, paths: paths.isEmpty ? nil : paths)
+            let outcome = try LibraryJobs.run(settings: settings, request: request, verbosity: global.verbosity)
+            return report(outcome, json: json, verbosity: global.verbosity)
         }
     }
 }

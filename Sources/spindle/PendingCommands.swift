@@ -6,14 +6,6 @@ func notInThisBuild(_ command: String) -> CommandFailure {
     .usage("`spindle \(command)` is not available in this build yet")
 }
 
-struct RunCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "run", abstract: "Run a pipeline file from Pipelines/.")
-    @OptionGroup var global: GlobalOptions
-    @Flag(help: "Redo work whose results are current.") var force = false
-    @Argument(help: "The pipeline file (TOML).") var pipeline: String
-    func run() throws { try runCommand { throw notInThisBuild("run") } }
-}
-
 struct ResolveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "resolve",
                                                     abstract: "Resolve paths from players and servers to library files.")

@@ -8,14 +8,15 @@ struct ScanCommand: ParsableCommand {
         discussion: "An unchanged file costs one stat; only new or changed files are read.")
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: "Worker threads for reading tags (default: number of cores).") var jobs: Int?
+    @Option(help: "Worker processes for reading tags (default: number of cores).") var jobs: Int?
+    @Flag(help: "Print a JSON summary.") var json = false
 
     func run() throws {
         try runCommand {
-            let outcome = try LibraryJobs.run(settings: try global.settings(jobs: jobs), analyze: false,
+            let outcome = try LibraryJobs.run(settings: try global.settings(jobs: jobs),
+                                              request: RunRequest(kind: "scan", stages: [.scan, .tags]),
                                               verbosity: global.verbosity)
-            if global.verbosity > .quiet { print(outcome.summary()) }
-            return outcome.failures > 0 ? 3 : 0
+            return report(outcome, json: json, verbosity: global.verbosity)
         }
     }
 }

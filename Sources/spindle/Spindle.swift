@@ -21,7 +21,7 @@ struct Spindle: ParsableCommand {
         subcommands: [
             ScanCommand.self, AnalyzeCommand.self, RunCommand.self, InspectCommand.self, ResolveCommand.self,
             TagsCommand.self, GenresCommand.self, FramesCommand.self, BenchCommand.self, StatusCommand.self,
-            NavidromeCommand.self,
+            NavidromeCommand.self, WorkerCommand.self,
         ]
     )
 }
@@ -45,12 +45,12 @@ struct GlobalOptions: ParsableArguments {
 
     var verbosity: Verbosity { quiet ? .quiet : (verbose ? .verbose : .normal) }
 
+    func overrides(jobs: Int? = nil, only: [String]? = nil) -> Settings.Overrides {
+        .init(database: db, library: library, config: config, jobs: jobs, only: only)
+    }
+
     func settings(jobs: Int? = nil, only: [String]? = nil) throws -> Settings {
-        do {
-            return try Settings.resolve(.init(database: db, library: library, config: config, jobs: jobs, only: only))
-        } catch let error as ConfigurationError {
-            throw CommandFailure.usage(error.description)
-        }
+        try Settings.resolve(overrides(jobs: jobs, only: only))
     }
 }
 
@@ -78,6 +78,9 @@ func runCommand(_ body: () throws -> Int32) throws {
     } catch let error as ConfigurationError {
         printError(error.description)
         throw ExitCode(2)
+    } catch let error as LockHeldError {
+        printError(error.description)
+        throw ExitCode(4)
     } catch let exit as ExitCode {
         throw exit
     } catch {
@@ -89,4 +92,14 @@ func runCommand(_ body: () throws -> Int32) throws {
 
 func printError(_ message: String) {
     FileHandle.standardError.write(("spindle: " + message + "\n").data(using: .utf8)!)
+}
+
+/// Prints a run's summary (text, or JSON with --json) and gives DESIGN's exit code: 3 when files failed.
+func report(_ outcome: LibraryJobs.Outcome, json: Bool, verbosity: Verbosity) -> Int32 {
+    if json {
+        print(outcome.json().serialized(pretty: true))
+    } else if verbosity > .quiet {
+        print(outcome.summary())
+    }
+    return outcome.failures > 0 ? 3 : 0
 }

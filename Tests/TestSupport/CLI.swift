@@ -18,6 +18,22 @@ public enum CLI {
         return Bundle.main.bundleURL.appendingPathComponent("spindle").path
     }
 
+    /// Starts `spindle` without waiting (for kill and lock tests); output is discarded.
+    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "SPINDLE_DB")
+        env.removeValue(forKey: "MUSIC_DIR")
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     @discardableResult
     public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let process = Process()

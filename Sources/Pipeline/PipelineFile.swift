@@ -1,0 +1,64 @@
+import Foundation
+import TOMLKit
+
+/// A pipeline file from `Pipelines/`: which stages to run and with what settings. Its `[pipeline]` table
+/// names the stages; `library`, `database`, `jobs`, `[analysis]` and `[runtime]` are the config file's keys
+/// and override it; the command line overrides them all.
+public struct PipelineFile: Sendable {
+    public var name: String
+    public var description: String?
+    public var stages: [Stage]
+    public var force: Bool
+    var settings: ConfigFile?
+
+    /// Stages DESIGN names that this build does not run yet.
+    static let laterStages: Set<String> = ["genres", "report", "tagfix"]
+
+    private struct Document: Decodable {
+        var pipeline: Section
+        struct Section: Decodable {
+            var name: String?
+            var description: String?
+            var stages: [String]
+            var force: Bool?
+        }
+    }
+
+    public static func load(path: String) throws -> PipelineFile {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ConfigurationError("cannot read pipeline file \(path)")
+        }
+        let document: Document
+        let settings: ConfigFile
+        do {
+            document = try TOMLDecoder().decode(Document.self, from: text)
+            settings = try TOMLDecoder().decode(ConfigFile.self, from: text)
+        } catch {
+            throw ConfigurationError("pipeline file \(path) is not valid: \(error)")
+        }
+        var stages: [Stage] = []
+        for name in document.pipeline.stages {
+            if let stage = Stage(rawValue: name) {
+                stages.append(stage)
+            } else if laterStages.contains(name) {
+                throw ConfigurationError("pipeline \(path): stage '\(name)' is not available in this build")
+            } else {
+                let known = (Stage.allCases.map(\.rawValue) + laterStages.sorted()).joined(separator: ", ")
+                throw ConfigurationError("pipeline \(path): unknown stage '\(name)' (known: \(known))")
+            }
+        }
+        guard !stages.isEmpty else { throw ConfigurationError("pipeline \(path) has no stages") }
+        // Stages run in their fixed order whatever order the file lists them in.
+        let ordered = Stage.allCases.filter { stages.contains($0) }
+        let name = document.pipeline.name ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return PipelineFile(name: name, description: document.pipeline.description, stages: ordered,
+                            force: document.pipeline.force ?? false, settings: settings)
+    }
+
+    /// Settings for this pipeline: command line and environment first, then this file, then the config file.
+    public func settings(_ cli: Settings.Overrides) throws -> Settings {
+        var overrides = cli
+        overrides.pipeline = settings
+        return try Settings.resolve(overrides)
+    }
+}

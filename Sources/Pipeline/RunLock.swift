@@ -1,0 +1,38 @@
+import Foundation
+
+/// Another run holds the database: exit code 4.
+public struct LockHeldError: Error, CustomStringConvertible, Sendable {
+    public let holder: String
+    public var description: String { "another run holds the database lock: \(holder)" }
+}
+
+/// One run per database: an exclusive `flock` on `<database>.lock`, which names the holder (pid, start time,
+/// command). The kernel drops the lock when its process dies, however it dies, so a stale lock from a dead
+/// run is simply taken over.
+public final class RunLock {
+    private let fd: Int32
+    public let path: String
+
+    public init(databasePath: String, command: String) throws {
+        path = databasePath + ".lock"
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw PipelineError("cannot open lock file \(path): \(String(cString: strerror(errno)))") }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            var buffer = [UInt8](repeating: 0, count: 512)
+            let n = pread(fd, &buffer, buffer.count, 0)
+            close(fd)
+            let text = n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+            throw LockHeldError(holder: text.isEmpty ? "unknown process" : text)
+        }
+        let formatter = ISO8601DateFormatter()
+        let text = "pid \(getpid()), started \(formatter.string(from: Date())), command \(command)\n"
+        ftruncate(fd, 0)
+        _ = text.withCString { pwrite(fd, $0, strlen($0), 0) }
+    }
+
+    deinit {
+        ftruncate(fd, 0)
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}

@@ -1,0 +1,124 @@
+import Analysis
+import Foundation
+
+/// A job for the pool, with the file it is about and how long it may take.
+struct PoolJob: Sendable {
+    var job: WorkerJob
+    var fileId: Int64
+    var contentKey: String?
+    var timeout: Double
+}
+
+/// What came back for a job: the worker's reply, or how the worker died on it.
+struct PoolResult: Sendable {
+    var job: PoolJob
+    var reply: WorkerReply?
+    var failure: String?
+}
+
+/// Supervises `jobs` worker processes. Each supervisor thread owns one worker, feeds it jobs from the input
+/// queue and posts results; a worker that dies or hangs costs only the file it was on: the file is reported
+/// with the signal or the timeout, and a fresh worker takes over.
+final class WorkerPool: @unchecked Sendable {
+    let executable: String
+    let arguments: [String]
+    let jobs: Int
+
+    init(executable: String, settings: WorkerSettings, jobs: Int) throws {
+        self.executable = executable
+        let json = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
+        arguments = ["worker", "--settings", json]
+        self.jobs = max(1, jobs)
+    }
+
+    /// Runs until `input` is closed and drained, then closes `output`.
+    func run(input: BoundedQueue<PoolJob>, output: BoundedQueue<PoolResult>) {
+        let group = DispatchGroup()
+        for _ in 0..<jobs {
+            group.enter()
+            let thread = Thread { [self] in
+                supervise(input: input, output: output)
+                group.leave()
+            }
+            thread.start()
+        }
+        Thread {
+            group.wait()
+            output.close()
+        }.start()
+    }
+
+    private func supervise(input: BoundedQueue<PoolJob>, output: BoundedQueue<PoolResult>) {
+        var worker: WorkerProcess?
+        let encoder = JSONEncoder(), decoder = JSONDecoder()
+        while let job = input.take() {
+            if worker == nil {
+                do { worker = try WorkerProcess(executable: executable, arguments: arguments) } catch {
+                    output.put(PoolResult(job: job, failure: "\(error)"))
+                    continue
+                }
+            }
+            guard let w = worker, let line = try? encoder.encode(job.job), w.send(line) else {
+                worker = nil
+                output.put(PoolResult(job: job, failure: "worker stopped before taking the file"))
+                continue
+            }
+            switch w.receive(timeout: job.timeout) {
+            case .line(let data):
+                if let reply = try? decoder.decode(WorkerReply.self, from: data), reply.id == job.job.id {
+                    output.put(PoolResult(job: job, reply: reply))
+                } else {
+                    w.terminate()
+                    worker = nil
+                    output.put(PoolResult(job: job, failure: "worker sent an unreadable reply"))
+                }
+            case .died(let how):
+                worker = nil
+                output.put(PoolResult(job: job, failure: how))
+            case .timedOut:
+                w.terminate()
+                worker = nil
+                output.put(PoolResult(job: job, failure: String(format: "timed out after %.0f s; worker killed", job.timeout)))
+            }
+        }
+    }
+
+    /// The `spindle` executable to start workers from: this process when it is spindle, else
+    /// SPINDLE_EXECUTABLE, else a `spindle` next to this program (tests).
+    static func defaultExecutable() throws -> String {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        if (me as NSString).lastPathComponent == "spindle" { return me }
+        if let env = ProcessInfo.processInfo.environment["SPINDLE_EXECUTABLE"], !env.isEmpty { return env }
+        var dir = URL(fileURLWithPath: me).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("spindle").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        throw PipelineError("cannot find the spindle executable to start workers (set SPINDLE_EXECUTABLE)")
+    }
+}
+
+extension WorkerPool {
+    /// Feeds `jobs` to the workers through a bounded queue and hands every result to `handle` on the
+    /// calling thread (the single database writer), in completion order.
+    func process(_ jobs: [PoolJob], handle: (PoolResult) throws -> Void) throws {
+        guard !jobs.isEmpty else { return }
+        let input = BoundedQueue<PoolJob>(capacity: 2 * self.jobs)
+        let output = BoundedQueue<PoolResult>(capacity: 4 * self.jobs)
+        Thread {
+            for job in jobs where !input.put(job) { break }
+            input.close()
+        }.start()
+        run(input: input, output: output)
+        var failure: Error?
+        while let result = output.take() {
+            guard failure == nil else { continue }   // drain so the workers can finish
+            do { try handle(result) } catch {
+                failure = error
+                input.close()
+            }
+        }
+        if let failure { throw failure }
+    }
+}

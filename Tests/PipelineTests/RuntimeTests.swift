@@ -1,0 +1,167 @@
+import Foundation
+import GRDB
+import Store
+import TestSupport
+import XCTest
+
+/// The pipeline runtime with real child processes: worker crashes and hangs, the lock, SIGKILL and resume.
+final class RuntimeTests: XCTestCase {
+    var dir = ""
+    var library = ""
+    var db = ""
+
+    override func setUpWithError() throws {
+        dir = try Synth.temporaryDirectory("runtime")
+        library = dir + "/music"
+        db = dir + "/spindle.db"
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func addTracks(_ names: [String], seconds: Double = 4) throws {
+        for (i, name) in names.enumerated() {
+            let music = Synth.concat(Synth.silence(seconds: 0.2), Synth.clicks(bpm: 90 + Double(i) * 7, seconds: seconds))
+            try Synth.write(music, to: library + "/" + name, format: .flac16)
+        }
+    }
+
+    func status() throws -> [String: Any] {
+        let r = try CLI.run(["--db", db, "status", "--json"])
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    }
+
+    func failures() throws -> [String: String] {
+        let list = try XCTUnwrap(status()["failures"] as? [[String: Any]])
+        return Dictionary(list.map { ($0["path"] as! String, $0["error"] as! String) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Results per path, as a comparable snapshot of the analysis table.
+    func results() throws -> [String: String] {
+        let database = try SpindleDatabase(path: db)
+        return try database.writer.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT f.path, a.status, a.bpm, a.lufs_integrated, a.true_peak_dbtp, a.lead_silence_end_s,
+                       a.trail_silence_start_s, a.frames_count, v.data
+                FROM files f JOIN analysis a ON a.file_id = f.id LEFT JOIN vis_frames v ON v.file_id = f.id
+                """)
+            var out: [String: String] = [:]
+            for row in rows {
+                let data: Data? = row[8]
+                out[row[0]] = "\(row[1] as String) \(row[2] as Double? ?? -1) \(row[3] as Double? ?? -1) "
+                    + "\(row[4] as Double? ?? -1) \(row[5] as Double? ?? -1) \(row[6] as Double? ?? -1) "
+                    + "\(row[7] as Int? ?? -1) \(data?.hashValue ?? 0)"
+            }
+            return out
+        }
+    }
+
+    func testWorkerKilledBySIGSEGVCostsOneFile() throws {
+        try addTracks(["a.flac", "b.flac", "boom.flac", "c.flac", "d.flac"])
+        let r = try CLI.run(["--db", db, "--library", library, "analyze", "--jobs", "2"],
+                            environment: ["SPINDLE_TEST_FAULT": "crash:boom"])
+        XCTAssertEqual(r.status, 3, r.stderr)
+        let s = try status()
+        XCTAssertEqual(s["analysed"] as? Int, 4)
+        let list = try failures()
+        XCTAssertTrue(list["boom.flac"]?.contains("SIGSEGV") ?? false, "\(list)")
+    }
+
+    func testFileThatCrashedTwiceIsNotRetriedWithoutForce() throws {
+        try addTracks(["ok.flac", "boom.flac"])
+        let fault = ["SPINDLE_TEST_FAULT": "crash:boom"]
+        let args = ["--db", db, "--library", library, "analyze", "--json"]
+        XCTAssertEqual(try CLI.run(args, environment: fault).status, 3)
+        XCTAssertEqual(try CLI.run(args, environment: fault).status, 3)    // retried once
+        let third = try CLI.run(args, environment: fault)
+        XCTAssertEqual(third.status, 0, "a file that crashed twice waits for new content or --force")
+        XCTAssertTrue(third.stdout.contains("\"failed\": 0"))
+        XCTAssertEqual(try CLI.run(args + ["--force"], environment: fault).status, 3)
+        XCTAssertNotNil(try failures()["boom.flac"])
+    }
+
+    func testHangingFileIsKilledAfterItsTimeout() throws {
+        try addTracks(["fine.flac", "slow.flac"])
+        let config = dir + "/spindle.toml"
+        try "[runtime]\nworker_timeout_base_s = 2\nworker_timeout_per_audio_s = 0.1\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let started = Date()
+        let r = try CLI.run(["--db", db, "--library", library, "--config", config, "analyze", "--jobs", "1"],
+                            environment: ["SPINDLE_TEST_FAULT": "hang:slow"])
+        XCTAssertEqual(r.status, 3, r.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 30)
+        XCTAssertTrue(try failures()["slow.flac"]?.contains("timed out") ?? false)
+        XCTAssertEqual(try status()["analysed"] as? Int, 1)
+    }
+
+    func testSecondRunExitsFourNamingTheFirstAndStaleLocksAreTakenOver() throws {
+        try addTracks(["a.flac", "slow.flac"])
+        let first = try CLI.start(["--db", db, "--library", library, "analyze", "--jobs", "1"],
+                                  environment: ["SPINDLE_TEST_FAULT": "hang:slow"])
+        // Wait for the first run to hold the lock.
+        let lockFile = db + ".lock"
+        for _ in 0..<100 where ((try? String(contentsOfFile: lockFile, encoding: .utf8)) ?? "").isEmpty {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let second = try CLI.run(["--db", db, "--library", library, "scan"])
+        XCTAssertEqual(second.status, 4)
+        XCTAssertTrue(second.stderr.contains("pid \(first.processIdentifier)"), second.stderr)
+        XCTAssertTrue(second.stderr.contains("started"), second.stderr)
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        // The dead run's lock is stale: the next run takes it and closes the dead run as interrupted.
+        let third = try CLI.run(["--db", db, "--library", library, "scan", "--json"])
+        XCTAssertEqual(third.status, 0, third.stderr)
+        XCTAssertTrue(third.stdout.contains("\"interrupted_runs_closed\": 1"), third.stdout)
+    }
+
+    func testSIGKILLAtAnyMomentThenRerunGivesTheCleanRunsResults() throws {
+        try addTracks((1...10).map { String(format: "t%02d.flac", $0) }, seconds: 12)
+        // The reference: an uninterrupted run in a separate database.
+        let cleanDB = dir + "/clean.db"
+        XCTAssertEqual(try CLI.run(["--db", cleanDB, "--library", library, "analyze", "--jobs", "1"]).status, 0)
+        let saved = db
+        db = cleanDB
+        let reference = try results()
+        db = saved
+        XCTAssertEqual(reference.count, 10)
+        for delay in [0.3, 1.2, 2.5] {
+            let run = try CLI.start(["--db", db, "--library", library, "analyze", "--jobs", "1"])
+            Thread.sleep(forTimeInterval: delay)
+            kill(run.processIdentifier, SIGKILL)
+            run.waitUntilExit()
+            let database = try SpindleDatabase(path: db)
+            XCTAssertEqual(try database.writer.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }, "ok")
+        }
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "analyze", "--jobs", "1"]).status, 0)
+        XCTAssertEqual(try results(), reference)
+        let runs = try XCTUnwrap(status()["runs"] as? [[String: Any]])
+        XCTAssertTrue(runs.contains { $0["status"] as? String == "interrupted" })
+        XCTAssertEqual(runs.first?["status"] as? String, "completed")
+    }
+
+    func testUnchangedNightlyDoesNoAnalysisAndReanalyzeRedoesAll() throws {
+        try addTracks((1...6).map { "n\($0).flac" }, seconds: 8)
+        let pipelines = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Pipelines").path
+        let args = ["--db", db, "--library", library, "run", "--json"]
+        let t0 = Date()
+        let first = try CLI.run(args + [pipelines + "/nightly.toml"])
+        let firstTime = Date().timeIntervalSince(t0)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stdout.contains("\"analysed\": 6"))
+        let t1 = Date()
+        let second = try CLI.run(args + [pipelines + "/nightly.toml"])
+        let secondTime = Date().timeIntervalSince(t1)
+        XCTAssertTrue(second.stdout.contains("\"analysed\": 0"), second.stdout)
+        XCTAssertTrue(second.stdout.contains("\"unchanged\": 6"))
+        XCTAssertLessThan(secondTime, firstTime / 3, "unchanged nightly: \(secondTime) s against \(firstTime) s")
+        let redo = try CLI.run(args + [pipelines + "/reanalyze.toml"])
+        XCTAssertTrue(redo.stdout.contains("\"analysed\": 6"), redo.stdout)
+        // Stages that arrive later are refused clearly, with the usage exit code.
+        let later = try CLI.run(args + [pipelines + "/genre-report.toml"])
+        XCTAssertEqual(later.status, 2)
+        XCTAssertTrue(later.stderr.contains("not available"))
+    }
+}
