@@ -87,6 +87,8 @@ public enum ContainerSniffer {
 /// One MPEG-1/2/2.5 audio frame header (layers I–III).
 struct MPEGFrameHeader {
     let frameLength: Int
+    let samplesPerFrame: Int
+    let sideInfoLength: Int
 
     init?(_ b: [UInt8], at i: Int) {
         guard i + 4 <= b.count, b[i] == 0xFF, (b[i + 1] & 0xE0) == 0xE0 else { return nil }
@@ -107,6 +109,9 @@ struct MPEGFrameHeader {
         case (false, 3): kbps = [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256][bitrateIndex]
         case (false, _): kbps = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160][bitrateIndex]
         }
+        let mono = (b[i + 3] >> 6) == 3
+        samplesPerFrame = layer == 3 ? 384 : (layer == 2 || v1 ? 1152 : 576)
+        sideInfoLength = layer == 1 ? (v1 ? (mono ? 17 : 32) : (mono ? 9 : 17)) : 0
         if layer == 3 {
             frameLength = (12 * kbps * 1000 / sampleRate + padding) * 4
         } else {
@@ -114,5 +119,40 @@ struct MPEGFrameHeader {
             frameLength = coefficient * kbps * 1000 / sampleRate + padding
         }
         guard frameLength > 4 else { return nil }
+    }
+}
+
+/// The Xing/Info header an encoder writes in the first MPEG frame: it states how many frames the stream
+/// holds, which tells a truncated MP3 (fewer frames than announced) from a short one.
+enum XingHeader {
+    /// The announced number of samples per channel, or nil without a Xing/Info header with a frame count.
+    static func announcedSamples(path: String) -> Int64? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard var head = try? handle.read(upToCount: 16 * 1024), !head.isEmpty else { return nil }
+        var offset = 0
+        if let size = ContainerSniffer.id3v2Size(head, at: 0) {
+            guard (try? handle.seek(toOffset: UInt64(size))) != nil,
+                  let rest = try? handle.read(upToCount: 16 * 1024) else { return nil }
+            head = rest
+        }
+        let b = [UInt8](head)
+        while offset + 4 < b.count, MPEGFrameHeader(b, at: offset) == nil { offset += 1 }
+        guard let frame = MPEGFrameHeader(b, at: offset) else { return nil }
+        let end = min(b.count, offset + frame.frameLength)
+        for tag in ["Xing", "Info"] {
+            let marker = Array(tag.utf8)
+            var i = offset + 4
+            while i + 12 <= end {
+                if Array(b[i..<i + 4]) == marker {
+                    let flags = Int(b[i + 7])
+                    guard flags & 1 != 0 else { return nil }
+                    let frames = Int64(b[i + 8]) << 24 | Int64(b[i + 9]) << 16 | Int64(b[i + 10]) << 8 | Int64(b[i + 11])
+                    return frames * Int64(frame.samplesPerFrame)
+                }
+                i += 1
+            }
+        }
+        return nil
     }
 }

@@ -51,6 +51,12 @@ final class Mpg123Decoder: AudioDecoder {
         mpg123_format_none(handle)
         mpg123_format(handle, rate, channels, Int32(MPG123_ENC_FLOAT_32.rawValue))
         let length = spn_mpg123_length(handle)
+        // The scan counts the frames that are there; the encoder's header says how many there should be.
+        if let announced = XingHeader.announcedSamples(path: path), length > 0,
+           Double(length) < Double(announced) * 0.98 - 4096 {
+            damage = String(format: "truncated: the header announces %.1f s, the file holds %.1f s",
+                            Double(announced) / Double(rate), Double(length) / Double(rate))
+        }
         format = AudioFormat(sampleRate: rate, channels: Int(channels), codec: "mp3",
                              frameCount: length > 0 ? length : nil, bitDepth: nil, backend: "mpg123")
     }

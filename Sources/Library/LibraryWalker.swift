@@ -60,7 +60,8 @@ public struct LibraryWalker {
             let childAbsolute = absolute + "/" + name
             var st = stat()
             guard lstat(childAbsolute, &st) == 0 else {
-                if AudioFileTypes.isAudio(name) {
+                // Audio that cannot be stat'ed, or a folder too deep to enter, is reported; other names are not ours.
+                if AudioFileTypes.isAudio(name) || directory || errno == ENAMETOOLONG {
                     let reason = errno == ENAMETOOLONG ? "path longer than the system limit" : String(cString: strerror(errno))
                     skipped(SkippedEntry(relativePath: childRelative, reason: "cannot stat: \(reason)"))
                 }

@@ -21,6 +21,8 @@ public struct StatusReport: Sendable {
     public var failed = 0
     public var pending = 0
     public var failures: [Failure] = []
+    /// Files analysed from what could be decoded (truncated, corrupt in places), with the reason.
+    public var partial: [Failure] = []
     public var runs: [Run] = []
 
     public static func load(database: SpindleDatabase, runLimit: Int = 10) throws -> StatusReport {
@@ -53,6 +55,10 @@ public struct StatusReport: Sendable {
                 Failure(path: $0[0], stage: "scan", error: $0[1])
             }
             r.failed = Set(r.failures.map(\.path)).count
+            r.partial = try Row.fetchAll(db, sql: """
+                SELECT f.path, a.damage FROM analysis a JOIN files f ON f.id = a.file_id
+                WHERE f.status = 'present' AND a.status = 'ok' AND a.damage IS NOT NULL ORDER BY f.path
+                """).map { Failure(path: $0[0], stage: "analyze", error: $0[1]) }
             r.pending = try Int.fetchOne(db, sql: """
                 SELECT COUNT(*) FROM files f LEFT JOIN analysis a ON a.file_id = f.id
                 WHERE f.status = 'present' AND (a.file_id IS NULL OR NOT (\(current)))
@@ -86,6 +92,9 @@ public struct StatusReport: Sendable {
                     ("files_total", .from(run.total)), ("files_done", .from(run.done)),
                     ("files_failed", .from(run.failed)), ("files_skipped", .from(run.skipped)),
                 ])
+            })),
+            ("partial", .array(partial.map {
+                .object([("path", .string($0.path)), ("stage", .string($0.stage)), ("error", .string($0.error))])
             })),
             ("files_missing", .from(filesMissing)),
             ("tracks", .from(tracks)),

@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+import Store
+import TestSupport
+import XCTest
+
+/// A library full of bad input finishes, with every bad entry accounted for and no file modified.
+final class BadInputTests: XCTestCase {
+    var dir = ""
+    var library = ""
+
+    override func setUpWithError() throws {
+        dir = try Synth.temporaryDirectory("badinput")
+        library = dir + "/music"
+        try FileManager.default.createDirectory(atPath: library + "/bad", withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    private func path(_ name: String) -> String { library + "/bad/" + name }
+
+    private func truncate(_ file: String, to fraction: Double) throws {
+        let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as! Int
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: file))
+        try handle.truncate(atOffset: UInt64(Double(size) * fraction))
+        try handle.close()
+    }
+
+    /// A canonical 44-byte WAV header with the given fields, then `frames` of 16-bit silence.
+    private func wav(channels: UInt16, rate: UInt32, frames: Int = 1000) -> Data {
+        var d = Data("RIFF".utf8)
+        let dataBytes = UInt32(frames) * UInt32(max(channels, 1)) * 2
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
+        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
+        u32(36 + dataBytes); d.append(contentsOf: Array("WAVEfmt ".utf8)); u32(16); u16(1); u16(channels); u32(rate)
+        u32(rate &* UInt32(channels) &* 2); u16(channels &* 2); u16(16); d.append(contentsOf: Array("data".utf8)); u32(dataBytes)
+        d.append(Data(count: Int(dataBytes)))
+        return d
+    }
+
+    private func buildLibrary() throws -> [String] {
+        let music = Synth.concat(Synth.silence(seconds: 0.1), Synth.clicks(bpm: 110, seconds: 5))
+        try Synth.write(music, to: library + "/good.flac", format: .flac16)
+        try Synth.write(music, to: library + "/good.mp3", format: .mp3VBR)
+        var bad: [String] = []
+        func add(_ name: String) { bad.append("bad/" + name) }
+
+        FileManager.default.createFile(atPath: path("empty.flac"), contents: Data()); add("empty.flac")
+        var rng = SplitMix(seed: 11)
+        let noise = Data((0..<65536).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+        for name in ["random.flac", "random.mp3", "random.m4a", "random.ogg"] {
+            FileManager.default.createFile(atPath: path(name), contents: noise); add(name)
+        }
+        for (name, format) in [("cut.flac", Synth.FileFormat.flac16), ("cut.mp3", .mp3CBR), ("cut.ogg", .oggVorbis)] {
+            try Synth.write(music, to: path(name), format: format)
+            try truncate(path(name), to: 0.4)
+            add(name)
+        }
+        try Synth.write(music, to: dir + "/src.wav", format: .wav16)
+        if Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav", "-c:a", "aac", path("cut.m4a")]) == 0 {
+            try truncate(path("cut.m4a"), to: 0.5)
+            add("cut.m4a")
+        }
+        // Corrupt header: the FLAC STREAMINFO block overwritten.
+        try Synth.write(music, to: path("header.flac"), format: .flac16)
+        var header = try Data(contentsOf: URL(fileURLWithPath: path("header.flac")))
+        for i in 8..<42 { header[i] = 0xFF }
+        try header.write(to: URL(fileURLWithPath: path("header.flac"))); add("header.flac")
+        // Absurd header values.
+        try wav(channels: 0, rate: 44100).write(to: URL(fileURLWithPath: path("zero-channels.wav"))); add("zero-channels.wav")
+        try wav(channels: 2, rate: 0).write(to: URL(fileURLWithPath: path("zero-rate.wav"))); add("zero-rate.wav")
+        try wav(channels: 4000, rate: 44100, frames: 10).write(to: URL(fileURLWithPath: path("many-channels.wav"))); add("many-channels.wav")
+        // NaN and infinities in a float WAV.
+        var floats = Synth.sine(frequency: 440, seconds: 2, amplitude: 0.5)
+        for i in stride(from: 0, to: floats.count, by: 1000) { floats[i] = i % 3000 == 0 ? .nan : .infinity }
+        try Synth.write(floats, to: path("nan.wav"), format: .wavFloat); add("nan.wav")
+        // Tiny files.
+        try Synth.write([0.5, 0.5], to: path("one-sample.flac"), format: .flac16); add("one-sample.flac")
+        try Synth.write(Synth.sine(frequency: 440, seconds: 0.05, amplitude: 0.5), to: path("short.flac"), format: .flac16)
+        add("short.flac")
+        // Entries the walk must never open.
+        XCTAssertEqual(mkfifo(path("fifo.flac"), 0o644), 0); add("fifo.flac")
+        if getuid() == 0, mknod(path("device.flac"), S_IFCHR | 0o644, (1 << 8) | 3) == 0 { add("device.flac") }
+        try FileManager.default.createSymbolicLink(atPath: path("loop.flac"), withDestinationPath: path("loop.flac")); add("loop.flac")
+        try FileManager.default.createSymbolicLink(atPath: path("escape.flac"), withDestinationPath: dir + "/src.wav"); add("escape.flac")
+        try FileManager.default.createSymbolicLink(atPath: library + "/bad/dirloop", withDestinationPath: library)
+        // A name that is not UTF-8.
+        let raw: [UInt8] = Array(path("bad-").utf8) + [0xC3, 0x28] + Array(".flac".utf8) + [0]
+        let fd = raw.withUnsafeBufferPointer { p in p.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) } }
+        XCTAssertGreaterThanOrEqual(fd, 0); close(fd); bad.append("bad/bad-\u{FFFD}(.flac")
+        // A path longer than PATH_MAX, built with *at() calls.
+        var dirfd = open(library + "/bad", O_RDONLY | O_DIRECTORY)
+        let segment = String(repeating: "d", count: 250)
+        for _ in 0..<18 {
+            mkdirat(dirfd, segment, 0o755)
+            let next = openat(dirfd, segment, O_RDONLY | O_DIRECTORY)
+            close(dirfd)
+            dirfd = next
+        }
+        let deep = openat(dirfd, "deep.flac", O_CREAT | O_WRONLY, 0o644)
+        close(deep); close(dirfd)
+        return bad
+    }
+
+    func testEveryBadInputIsAccountedForAndNothingIsModified() throws {
+        let bad = try buildLibrary()
+        func fingerprint() -> [String: Data] {
+            var out: [String: Data] = [:]
+            let e = FileManager.default.enumerator(atPath: library)
+            while let p = e?.nextObject() as? String {
+                let full = library + "/" + p
+                var st = stat()
+                guard lstat(full, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+                out[p] = FileManager.default.contents(atPath: full)
+            }
+            return out
+        }
+        let before = fingerprint()
+        let db = dir + "/spindle.db"
+        let r = try CLI.run(["--db", db, "--library", library, "analyze", "--jobs", "2"])
+        XCTAssertEqual(r.status, 3, r.stderr)
+        let status = try XCTUnwrap(JSONSerialization.jsonObject(
+            with: Data(try CLI.run(["--db", db, "status", "--json"]).stdout.utf8)) as? [String: Any])
+        let failures = try XCTUnwrap(status["failures"] as? [[String: Any]])
+        let partial = try XCTUnwrap(status["partial"] as? [[String: Any]])
+        var accounted = Set(failures.map { $0["path"] as! String })
+        accounted.formUnion(partial.map { $0["path"] as! String })
+        for f in failures { XCTAssertFalse((f["error"] as? String ?? "").isEmpty, "\(f)") }
+        // Analysed from what decodes, and said so or not: tiny files and sanitised NaNs are simply analysed.
+        let analysedAnyway: Set<String> = ["bad/nan.wav", "bad/one-sample.flac", "bad/short.flac"]
+        for name in bad where !analysedAnyway.contains(name) {
+            XCTAssertTrue(accounted.contains(name) || accounted.contains { $0.hasPrefix("bad/ddd") && name.hasPrefix("bad/ddd") },
+                          "\(name) is not accounted for; failures: \(failures.map { $0["path"]! })")
+        }
+        XCTAssertTrue(accounted.contains { $0.hasPrefix("bad/dddd") }, "the over-long path is reported")
+        XCTAssertGreaterThanOrEqual(status["analysed"] as? Int ?? 0, 2 + analysedAnyway.count)
+        XCTAssertEqual(fingerprint(), before, "analysis must never modify a library file")
+        let database = try SpindleDatabase(path: db)
+        XCTAssertEqual(try database.writer.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }, "ok")
+        // NaN samples were replaced by silence: the loudness is a number.
+        let lufs = try database.writer.read { db in
+            try Double.fetchOne(db, sql: "SELECT a.lufs_integrated FROM analysis a JOIN files f ON f.id = a.file_id WHERE f.path = 'bad/nan.wav'")
+        }
+        XCTAssertNotNil(lufs)
+    }
+
+    func testFileThatVanishesBeforeItsAnalysisIsAFailureNotACrash() throws {
+        try Synth.write(Synth.clicks(bpm: 100, seconds: 3), to: library + "/a.flac", format: .flac16)
+        try Synth.write(Synth.clicks(bpm: 100, seconds: 3), to: library + "/gone.flac", format: .flac16)
+        let db = dir + "/v.db"
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
+        try FileManager.default.removeItem(atPath: library + "/gone.flac")
+        let pipeline = dir + "/analyze-only.toml"
+        try "[pipeline]\nstages = [\"analyze\"]\n".write(toFile: pipeline, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["--db", db, "--library", library, "run", pipeline])
+        XCTAssertEqual(r.status, 3, r.stderr)
+        let status = try CLI.run(["--db", db, "status", "--json"]).stdout
+        XCTAssertTrue(status.contains("gone.flac"), status)
+    }
+}
