@@ -14,28 +14,29 @@ enum VectorOps {
         return (exponent + log2m) * 0.6931472
     }
 
-    /// max |p[i]| for i in 0..<count (0 for an empty range).
+    /// Lane-wise max |x| over the whole 8-float vectors of `count` samples (the tail is left to the caller).
     @inline(__always)
-    static func maxAbs(_ p: UnsafePointer<Float>, _ count: Int) -> Float {
+    private static func laneMaxAbs(_ p: UnsafePointer<Float>, _ count: Int) -> SIMD8<Float> {
         let raw = UnsafeRawPointer(p)
         var acc = SIMD8<Float>()
-        let vectors = count / 8
         var v = 0
-        while v < vectors {
+        while v < count / 8 {
             let x = raw.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self)
             let a = x.replacing(with: -x, where: x .< 0)
             acc.replace(with: a, where: a .> acc)
             v += 1
         }
+        return acc
+    }
+
+    /// max |p[i]| for i in 0..<count (0 for an empty range).
+    @inline(__always)
+    static func maxAbs(_ p: UnsafePointer<Float>, _ count: Int) -> Float {
+        let acc = laneMaxAbs(p, count)
         // Reduce without the generic (slow) SIMD.max().
         var m: Float = 0
         for lane in 0..<8 where acc[lane] > m { m = acc[lane] }
-        var i = vectors * 8
-        while i < count {
-            let x = abs(p[i])
-            if x > m { m = x }
-            i += 1
-        }
+        for i in (count / 8 * 8)..<count where abs(p[i]) > m { m = abs(p[i]) }
         return m
     }
 
@@ -44,26 +45,14 @@ enum VectorOps {
     static func maxAbsPerChannel(_ p: UnsafePointer<Float>, _ count: Int, channels: Int,
                                  into peaks: UnsafeMutablePointer<Float>) {
         for c in 0..<channels { peaks[c] = 0 }
-        guard 8 % channels == 0 else {
-            for i in 0..<count { peaks[i % channels] = max(peaks[i % channels], abs(p[i])) }
-            return
+        // With 1, 2, 4 or 8 channels, lane k of an 8-wide vector always holds channel k % channels.
+        let vectorised = 8 % channels == 0
+        if vectorised {
+            let acc = laneMaxAbs(p, count)
+            for lane in 0..<8 where acc[lane] > peaks[lane % channels] { peaks[lane % channels] = acc[lane] }
         }
-        let raw = UnsafeRawPointer(p)
-        var acc = SIMD8<Float>()
-        let vectors = count / 8
-        var v = 0
-        while v < vectors {
-            let x = raw.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self)
-            let a = x.replacing(with: -x, where: x .< 0)
-            acc.replace(with: a, where: a .> acc)
-            v += 1
-        }
-        for lane in 0..<8 where acc[lane] > peaks[lane % channels] { peaks[lane % channels] = acc[lane] }
-        var i = vectors * 8
-        while i < count {
-            let x = abs(p[i])
-            if x > peaks[i % channels] { peaks[i % channels] = x }
-            i += 1
+        for i in (vectorised ? count / 8 * 8 : 0)..<count where abs(p[i]) > peaks[i % channels] {
+            peaks[i % channels] = abs(p[i])
         }
     }
 

@@ -18,8 +18,7 @@ public enum CLI {
         return Bundle.main.bundleURL.appendingPathComponent("spindle").path
     }
 
-    /// Starts `spindle` without waiting (for kill and lock tests); output is discarded.
-    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+    private static func process(_ arguments: [String], environment: [String: String]) -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -28,22 +27,21 @@ public enum CLI {
         env.removeValue(forKey: "MUSIC_DIR")
         for (k, v) in environment { env[k] = v }
         process.environment = env
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
         return process
+    }
+
+    /// Starts `spindle` without waiting (for kill and lock tests); output is discarded.
+    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+        let p = process(arguments, environment: environment)
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
     }
 
     @discardableResult
     public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "SPINDLE_DB")
-        env.removeValue(forKey: "MUSIC_DIR")
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
+        let process = process(arguments, environment: environment)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
