@@ -6,15 +6,6 @@ func notInThisBuild(_ command: String) -> CommandFailure {
     .usage("`spindle \(command)` is not available in this build yet")
 }
 
-struct ResolveCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "resolve",
-                                                    abstract: "Resolve paths from players and servers to library files.")
-    @OptionGroup var global: GlobalOptions
-    @Flag(help: "One JSON object per input.") var json = false
-    @Argument(help: "Paths to resolve.") var paths: [String]
-    func run() throws { try runCommand { throw notInThisBuild("resolve") } }
-}
-
 struct TagsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tags", abstract: "Show and edit tags in batch: atomic, journaled, undoable.",
@@ -87,21 +78,3 @@ struct GenresCommand: ParsableCommand {
     }
 }
 
-struct NavidromeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "navidrome", abstract: "Navidrome integration.",
-                                                    subcommands: [Import.self, Rescan.self])
-    struct Import: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Map Navidrome's tracks to library files (read-only on its database).")
-        @OptionGroup var global: GlobalOptions
-        @Option(name: .customLong("navidrome-db")) var navidromeDB: String
-        func run() throws { try runCommand { throw notInThisBuild("navidrome import") } }
-    }
-    struct Rescan: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Ask a Subsonic server to rescan (startScan).")
-        @OptionGroup var global: GlobalOptions
-        @Option var url: String
-        @Option var user: String?
-        @Option var password: String?
-        func run() throws { try runCommand { throw notInThisBuild("navidrome rescan") } }
-    }
-}

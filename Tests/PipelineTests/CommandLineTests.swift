@@ -121,4 +121,21 @@ final class CommandLineTests: XCTestCase {
         let forced = try CLI.run(["--db", db, "--library", library, "analyze", "--force"])
         XCTAssertTrue(forced.stdout.contains("analyze: 3 analysed"), forced.stdout)
     }
+
+    func testResolveJSONContract() throws {
+        let db = dir + "/r.db"
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
+        let r = try CLI.run(["--db", db, "--library", library, "resolve", "--json", "/music/A/one.flac", "../etc/passwd"])
+        XCTAssertEqual(r.status, 3, "one input did not resolve")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        let first = try json(lines[0])
+        XCTAssertEqual(first["input"] as? String, "/music/A/one.flac")
+        XCTAssertEqual(first["resolved"] as? String, "A/one.flac")
+        XCTAssertEqual(first["strategy"] as? Int, 2)
+        XCTAssertEqual((first["tried"] as? [String])?.first, "music/A/one.flac")
+        let second = try json(lines[1])
+        XCTAssertTrue(second["resolved"] is NSNull)
+        XCTAssertTrue(second["strategy"] is NSNull)
+        XCTAssertNotNil(second["refused"] as? String)
+    }
 }

@@ -49,7 +49,7 @@ final class MigrationTests: XCTestCase {
 
     func testMigrationNamesAreAppendOnly() {
         // Renaming or reordering a shipped migration would re-run it on users' databases.
-        XCTAssertEqual(Array(SpindleDatabase.migrationNames.prefix(3)), ["v1-file-index", "v2-analysis", "v3-runtime"])
+        XCTAssertEqual(Array(SpindleDatabase.migrationNames.prefix(4)), ["v1-file-index", "v2-analysis", "v3-runtime", "v4-paths"])
     }
 
     func testSmartDJViewUsesTheCompanionsNaming() throws {

@@ -1,0 +1,182 @@
+import Foundation
+import GRDB
+import Store
+
+/// How one input path was resolved: the file (relative to the root), the strategy that found it (1–4), and
+/// every candidate path or query tried on the way — what the companion API returned on a 404.
+public struct Resolution: Sendable, Equatable {
+    public var input: String
+    public var resolved: String?
+    public var strategy: Int?
+    public var tried: [String] = []
+    /// Files that matched equally well when the answer would have been a guess.
+    public var ambiguous: [String] = []
+    /// Why the input was refused outright (`..`, a symlink out of the root).
+    public var refused: String?
+}
+
+/// Resolves the paths players and servers hand over (Navidrome's relative paths, Subsonic's tag-built fake
+/// paths, container paths like `/music/...`) to files of the library, in order:
+/// 1. direct join of the root and the path;
+/// 2. leading components stripped one at a time;
+/// 3. the file name looked up in the index, several matches decided by their folders;
+/// 4. fuzzy word overlap (≥ 50 % of the query's words) over the index's FTS5 table.
+/// Nothing outside the root ever resolves: `..` is refused, and a candidate that is (or passes through) a
+/// symlink leading out of the root is refused whichever strategy found it.
+public final class PathResolver: Sendable {
+    let database: SpindleDatabase
+    public let root: LibraryRoot
+    let rootId: Int64
+
+    public init(database: SpindleDatabase, root: LibraryRoot) throws {
+        self.database = database
+        self.root = root
+        guard let id = try database.writer.read({ db in
+            try Int64.fetchOne(db, sql: "SELECT id FROM library_roots WHERE path = ?", arguments: [root.path])
+        }) else {
+            throw LibraryError.rootUnavailable(path: root.path, reason: "not scanned yet: run `spindle scan` first")
+        }
+        rootId = id
+    }
+
+    public func resolve(_ input: String) throws -> Resolution {
+        var r = Resolution(input: input)
+        let trimmed = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        var components = trimmed.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+            .filter { $0 != "." }
+        if components.contains("..") {
+            r.refused = "path contains '..' segments"
+            return r
+        }
+        // An absolute path inside the root is taken relative to it.
+        let rootComponents = root.path.split(separator: "/").map(String.init)
+        if trimmed.hasPrefix("/"), components.count > rootComponents.count,
+           Array(components.prefix(rootComponents.count)) == rootComponents {
+            components.removeFirst(rootComponents.count)
+        }
+        guard !components.isEmpty else { return r }
+
+        // 1 and 2: the path as given, then without its leading components.
+        for drop in 0..<components.count {
+            let relative = components[drop...].joined(separator: "/")
+            r.tried.append(relative)
+            switch check(relative) {
+            case .file:
+                r.resolved = relative
+                r.strategy = drop == 0 ? 1 : 2
+                return r
+            case .escapes:
+                r.refused = "\(relative) is a symlink that leads outside the library root"
+                return r
+            case .absent:
+                continue
+            }
+        }
+
+        // 3: the file name in the index.
+        let name = components.last!.lowercased()
+        r.tried.append("name:\(name)")
+        let byName = try database.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT path FROM files WHERE root_id = ? AND status = 'present' AND name = ?",
+                                arguments: [rootId, name])
+        }
+        let folders = components.dropLast().map { $0.lowercased() }
+        if let pick = try decide(byName, folders: folders, into: &r, strategy: 3) { return pick }
+
+        // 4: fuzzy word overlap.
+        let words = PathWords.words(components.joined(separator: "/"))
+        guard !words.isEmpty else { return r }
+        let query = words.map { "\"\($0.replacingOccurrences(of: "\"", with: ""))\"" }.joined(separator: " OR ")
+        r.tried.append("words:\(words.joined(separator: " "))")
+        let candidates = try database.writer.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT f.path FROM file_words w JOIN files f ON f.id = w.rowid
+                WHERE file_words MATCH ? AND f.root_id = ? AND f.status = 'present' LIMIT 500
+                """, arguments: [query, rootId])
+        }
+        let wanted = Set(words)
+        var best: [(path: String, score: Double)] = []
+        for path in candidates {
+            let have = Set(PathWords.words(path))
+            let score = Double(wanted.intersection(have).count) / Double(wanted.count)
+            guard score >= 0.5 else { continue }
+            if best.isEmpty || score > best[0].score + 1e-9 {
+                best = [(path, score)]
+            } else if abs(score - best[0].score) < 1e-9 {
+                best.append((path, score))
+            }
+        }
+        guard !best.isEmpty else { return r }
+        // Ties: the same extension as asked, then the most similar folders.
+        let ext = (components.last! as NSString).pathExtension.lowercased()
+        var tied = best.map(\.path)
+        if !ext.isEmpty {
+            let sameExt = tied.filter { ($0 as NSString).pathExtension.lowercased() == ext }
+            if !sameExt.isEmpty { tied = sameExt }
+        }
+        _ = try decide(tied, folders: folders, into: &r, strategy: 4)
+        return r
+    }
+
+    /// Picks among files that match by name or words: one is the answer; several are decided by how many
+    /// folder names they share with the input; a tie is reported, never guessed.
+    private func decide(_ paths: [String], folders: [String], into r: inout Resolution, strategy: Int) throws -> Resolution? {
+        let usable = paths.filter { if case .file = check($0) { return true } else { return false } }
+        guard !usable.isEmpty else { return nil }
+        var chosen = usable
+        if usable.count > 1 {
+            let scored = usable.map { path -> (String, Int) in
+                let theirs = path.split(separator: "/").dropLast().map { $0.lowercased() }
+                return (path, Self.folderSimilarity(folders, theirs))
+            }
+            let top = scored.map(\.1).max()!
+            chosen = scored.filter { $0.1 == top }.map(\.0)
+        }
+        if chosen.count == 1 {
+            r.resolved = chosen[0]
+            r.strategy = strategy
+            return r
+        }
+        r.ambiguous = chosen.sorted()
+        return r
+    }
+
+    /// Folder names the two paths share, trailing ones weighing most, plus shared words.
+    static func folderSimilarity(_ a: [String], _ b: [String]) -> Int {
+        var score = 0
+        for (x, y) in zip(a.reversed(), b.reversed()) where x == y { score += 10 }
+        let wa = Set(PathWords.words(a.joined(separator: "/"))), wb = Set(PathWords.words(b.joined(separator: "/")))
+        return score + wa.intersection(wb).count
+    }
+
+    enum Check { case file, absent, escapes }
+
+    /// Whether root/relative is a regular file inside the root, following symlinks only within it.
+    func check(_ relative: String) -> Check {
+        let path = root.absolute(relative)
+        var st = stat()
+        guard lstat(path, &st) == 0 || stat(path, &st) == 0 else {
+            // A component may be a symlink out of the root even when the final name does not exist.
+            return escapes(path) ? .escapes : .absent
+        }
+        if escapes(path) { return .escapes }
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return .absent }
+        return .file
+    }
+
+    private func escapes(_ path: String) -> Bool {
+        // The deepest existing ancestor, resolved, must stay inside the root.
+        var probe = path
+        while !probe.isEmpty {
+            if let resolved = realpath(probe, nil) {
+                defer { free(resolved) }
+                let real = String(cString: resolved)
+                return !(real == root.path || real.hasPrefix(root.path + "/"))
+            }
+            guard let slash = probe.lastIndex(of: "/") else { break }
+            probe = String(probe[..<slash])
+            if probe.count <= root.path.count { break }
+        }
+        return false
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Asks a Subsonic server (Navidrome) to rescan its library: `startScan`, retried on transient failures
+/// (connection errors, HTTP 5xx and 429) after 1 s, 2 s and 4 s.
+public struct SubsonicClient: Sendable {
+    public enum Credentials: Sendable {
+        case password(String)
+        case token(token: String, salt: String)
+    }
+
+    public var baseURL: URL
+    public var user: String
+    public var credentials: Credentials
+    public var backoff: [Double] = [1, 2, 4]
+
+    public init(baseURL: URL, user: String, credentials: Credentials) {
+        self.baseURL = baseURL
+        self.user = user
+        self.credentials = credentials
+    }
+
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public let description: String
+        public let transient: Bool
+    }
+
+    func url(_ endpoint: String) -> URL {
+        var components = URLComponents(url: baseURL.appendingPathComponent("rest/\(endpoint).view"),
+                                       resolvingAgainstBaseURL: false)!
+        var items = [URLQueryItem(name: "u", value: user), URLQueryItem(name: "v", value: "1.16.1"),
+                     URLQueryItem(name: "c", value: "spindle"), URLQueryItem(name: "f", value: "json")]
+        switch credentials {
+        case .password(let p):
+            items.append(URLQueryItem(name: "p", value: "enc:" + p.utf8.map { String(format: "%02x", $0) }.joined()))
+        case .token(let t, let s):
+            items += [URLQueryItem(name: "t", value: t), URLQueryItem(name: "s", value: s)]
+        }
+        components.queryItems = items
+        return components.url!
+    }
+
+    /// Starts a scan; returns the number of attempts it took.
+    @discardableResult
+    public func startScan(log: (String) -> Void = { _ in }) throws -> Int {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                try call("startScan")
+                return attempt
+            } catch let failure as Failure where failure.transient && attempt <= backoff.count {
+                let wait = backoff[attempt - 1]
+                log("startScan: \(failure.description); retrying in \(Int(wait)) s")
+                Thread.sleep(forTimeInterval: wait)
+            }
+        }
+    }
+
+    private func call(_ endpoint: String) throws {
+        let box = ResponseBox()
+        let semaphore = DispatchSemaphore(value: 0)
+        var request = URLRequest(url: url(endpoint))
+        request.timeoutInterval = 30
+        URLSession.shared.dataTask(with: request) { data, response, error in
+            box.set(data, response as? HTTPURLResponse, error)
+            semaphore.signal()
+        }.resume()
+        semaphore.wait()
+        let (data, response, error) = box.get()
+        if let error {
+            throw Failure(description: "cannot reach \(baseURL.absoluteString): \(error.localizedDescription)", transient: true)
+        }
+        guard let response else { throw Failure(description: "no HTTP response", transient: true) }
+        if response.statusCode >= 500 || response.statusCode == 429 {
+            throw Failure(description: "server answered HTTP \(response.statusCode)", transient: true)
+        }
+        guard response.statusCode == 200 else {
+            throw Failure(description: "server answered HTTP \(response.statusCode)", transient: false)
+        }
+        guard let data, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let body = object["subsonic-response"] as? [String: Any] else {
+            throw Failure(description: "not a Subsonic response", transient: false)
+        }
+        if body["status"] as? String == "ok" { return }
+        let details = body["error"] as? [String: Any]
+        let code = details?["code"] as? Int ?? -1
+        let message = details?["message"] as? String ?? "unknown error"
+        switch code {
+        case 50:
+            throw Failure(description: "user \(user) may not start a scan: \(message) (Navidrome needs an admin user)",
+                          transient: false)
+        case 40, 41, 44:
+            throw Failure(description: "the server refused the credentials of \(user): \(message)", transient: false)
+        default:
+            throw Failure(description: "the server answered error \(code): \(message)", transient: false)
+        }
+    }
+}
+
+private final class ResponseBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: (Data?, HTTPURLResponse?, Error?) = (nil, nil, nil)
+    func set(_ d: Data?, _ r: HTTPURLResponse?, _ e: Error?) { lock.lock(); value = (d, r, e); lock.unlock() }
+    func get() -> (Data?, HTTPURLResponse?, Error?) { lock.lock(); defer { lock.unlock() }; return value }
+}

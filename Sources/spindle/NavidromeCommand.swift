@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import Pipeline
+
+struct NavidromeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "navidrome", abstract: "Navidrome integration.",
+                                                    subcommands: [Import.self, Rescan.self])
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Map Navidrome's tracks to library files (read-only on its database).",
+            discussion: "Stores Navidrome id → file in the table navidrome_tracks; unresolved tracks are listed.")
+        @OptionGroup var global: GlobalOptions
+        @Option(name: .customLong("navidrome-db"), help: "Navidrome's navidrome.db.") var navidromeDB: String
+
+        func run() throws {
+            try runCommand {
+                let (database, root) = try LibraryJobs.open(try global.settings())
+                let report = try NavidromeImport.run(navidromeDB: navidromeDB, database: database, root: root)
+                let share = report.total > 0 ? 100 * Double(report.mapped) / Double(report.total) : 100
+                print(String(format: "navidrome: %d of %d tracks mapped (%.1f%%)", report.mapped, report.total, share))
+                for (strategy, count) in report.byStrategy.sorted(by: { $0.key < $1.key }) {
+                    print("  strategy \(strategy): \(count)")
+                }
+                if !report.unresolved.isEmpty {
+                    print("unresolved:")
+                    for u in report.unresolved.prefix(global.verbosity == .verbose ? .max : 50) { print("  \(u.id)  \(u.path)") }
+                    if report.unresolved.count > 50 && global.verbosity != .verbose {
+                        print("  … and \(report.unresolved.count - 50) more (--verbose lists all)")
+                    }
+                }
+                return report.unresolved.isEmpty ? 0 : 3
+            }
+        }
+    }
+
+    struct Rescan: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Ask a Subsonic server to rescan (startScan), retrying transient failures.",
+            discussion: "Give --password, or --token and --salt. The user must be an admin on Navidrome.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "Server address, e.g. http://localhost:4533.") var url: String
+        @Option(help: "User name.") var user: String
+        @Option(help: "Password (sent hex-encoded, as enc:…).") var password: String?
+        @Option(help: "Token: md5(password + salt).") var token: String?
+        @Option(help: "Salt used for the token.") var salt: String?
+
+        func run() throws {
+            try runCommand {
+                guard let base = URL(string: url), base.scheme == "http" || base.scheme == "https" else {
+                    throw CommandFailure.usage("--url must be an http(s) address")
+                }
+                let credentials: SubsonicClient.Credentials
+                if let token, let salt {
+                    credentials = .token(token: token, salt: salt)
+                } else if let password {
+                    credentials = .password(password)
+                } else {
+                    throw CommandFailure.usage("give --password, or --token with --salt")
+                }
+                let client = SubsonicClient(baseURL: base, user: user, credentials: credentials)
+                do {
+                    let attempts = try client.startScan { message in
+                        if global.verbosity > .quiet { printError(message) }
+                    }
+                    if global.verbosity > .quiet { print("rescan started on \(url) (attempt \(attempts))") }
+                    return 0
+                } catch let failure as SubsonicClient.Failure {
+                    throw CommandFailure.fatal("rescan failed: \(failure.description)")
+                }
+            }
+        }
+    }
+}

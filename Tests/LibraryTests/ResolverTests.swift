@@ -1,0 +1,114 @@
+import Foundation
+@testable import Library
+import Store
+import TestSupport
+import XCTest
+
+final class ResolverTests: XCTestCase {
+    var dir = ""
+    var library = ""
+    var resolver: PathResolver!
+
+    override func setUpWithError() throws {
+        dir = try Synth.temporaryDirectory("resolve")
+        library = dir + "/music"
+        let files = [
+            "Beyoncé/I Am... Sasha Fierce (2008)/03 - Halo.flac",
+            "Daft Punk/Discovery/01 One More Time.mp3",
+            "Daft Punk/Discovery/02 Aerodynamic.mp3",
+            "Daft Punk/Alive 2007/02 Aerodynamic.mp3",
+            "Various/Hits A/05 Intro.flac",
+            "Various/Hits B/05 Intro.flac",
+            "Ünïcödé Band/Ålbum/07 Ça va.ogg",
+        ]
+        for (i, f) in files.enumerated() {
+            let path = library + "/" + f
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try Synth.write(Synth.sine(frequency: 200 + Double(i) * 30, seconds: 0.2, amplitude: 0.2), to: path, format: .flac16)
+        }
+        // A file outside the root, reachable only through symlinks that must be refused.
+        try Synth.write(Synth.sine(frequency: 999, seconds: 0.2, amplitude: 0.2), to: dir + "/secret.flac", format: .flac16)
+        try FileManager.default.createSymbolicLink(atPath: library + "/secret.flac", withDestinationPath: dir + "/secret.flac")
+        try FileManager.default.createSymbolicLink(atPath: library + "/outside", withDestinationPath: dir)
+        let database = try SpindleDatabase(path: dir + "/spindle.db")
+        let root = try LibraryRoot(path: library)
+        _ = try LibraryScanner(database: database, root: root).scan()
+        resolver = try PathResolver(database: database, root: root)
+    }
+
+    override func tearDownWithError() throws {
+        resolver = nil
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func testDirectJoinWins() throws {
+        let r = try resolver.resolve("Daft Punk/Discovery/01 One More Time.mp3")
+        XCTAssertEqual(r.resolved, "Daft Punk/Discovery/01 One More Time.mp3")
+        XCTAssertEqual(r.strategy, 1)
+        let abs = try resolver.resolve(library + "/Daft Punk/Discovery/01 One More Time.mp3")
+        XCTAssertEqual(abs.strategy, 1)
+    }
+
+    func testContainerPrefixIsStripped() throws {
+        let r = try resolver.resolve("/music/Daft Punk/Discovery/02 Aerodynamic.mp3")
+        XCTAssertEqual(r.resolved, "Daft Punk/Discovery/02 Aerodynamic.mp3")
+        XCTAssertEqual(r.strategy, 2)
+        XCTAssertEqual(r.tried.first, "music/Daft Punk/Discovery/02 Aerodynamic.mp3")
+        let library = try resolver.resolve("Main Library/Beyoncé/I Am... Sasha Fierce (2008)/03 - Halo.flac")
+        XCTAssertEqual(library.strategy, 2)
+    }
+
+    func testFileNameLookupDecidesByFolders() throws {
+        let r = try resolver.resolve("Daft Punk/Discovery (2001)/02 Aerodynamic.mp3")
+        XCTAssertEqual(r.strategy, 3)
+        XCTAssertEqual(r.resolved, "Daft Punk/Discovery/02 Aerodynamic.mp3")
+        let live = try resolver.resolve("Some/Alive 2007/02 Aerodynamic.mp3")
+        XCTAssertEqual(live.resolved, "Daft Punk/Alive 2007/02 Aerodynamic.mp3")
+    }
+
+    func testAmbiguousNamesAreReportedNotGuessed() throws {
+        let r = try resolver.resolve("Elsewhere/05 Intro.flac")
+        XCTAssertNil(r.resolved)
+        XCTAssertEqual(r.ambiguous, ["Various/Hits A/05 Intro.flac", "Various/Hits B/05 Intro.flac"])
+    }
+
+    func testFuzzyMatchForSubsonicFakePaths() throws {
+        // Subsonic builds AlbumArtist/Album/NN - Title.ext from tags; case, accents and punctuation differ.
+        let r = try resolver.resolve("Beyonce/I Am Sasha Fierce/03 - halo.mp3")
+        XCTAssertEqual(r.resolved, "Beyoncé/I Am... Sasha Fierce (2008)/03 - Halo.flac")
+        XCTAssertEqual(r.strategy, 4)
+        let accents = try resolver.resolve("Unicode Band/Album/07 - Ca Va.ogg")
+        XCTAssertEqual(accents.resolved, "Ünïcödé Band/Ålbum/07 Ça va.ogg")
+    }
+
+    func testNoMatchReturnsNullWithEverythingTried() throws {
+        let r = try resolver.resolve("Nobody/Nothing/01 Silence Of The Void.flac")
+        XCTAssertNil(r.resolved)
+        XCTAssertNil(r.strategy)
+        XCTAssertEqual(r.tried.count, 3 + 1 + 1)   // three joins, the name, the words
+        XCTAssertTrue(r.tried.contains("name:01 silence of the void.flac"))
+    }
+
+    func testEscapesAreRefused() throws {
+        for attempt in ["../secret.flac", "Daft Punk/../../secret.flac", "./../../etc/passwd"] {
+            let r = try resolver.resolve(attempt)
+            XCTAssertNil(r.resolved, attempt)
+            XCTAssertNotNil(r.refused, attempt)
+        }
+        let link = try resolver.resolve("secret.flac")
+        XCTAssertNil(link.resolved)
+        XCTAssertNotNil(link.refused)
+        let throughDirectory = try resolver.resolve("outside/secret.flac")
+        XCTAssertNil(throughDirectory.resolved)
+        XCTAssertNotNil(throughDirectory.refused)
+        let absolute = try resolver.resolve("/etc/passwd")
+        XCTAssertNil(absolute.resolved)
+    }
+
+    func testPathWords() {
+        XCTAssertEqual(PathWords.words("Beyoncé/03 - Halo.FLAC"), ["beyonce", "halo"])
+        XCTAssertEqual(PathWords.words("2Pac/1996 All Eyez on Me/1-03 Ambitionz.mp3"), ["2pac", "1996", "all", "eyez", "on", "me", "ambitionz"])
+        XCTAssertEqual(PathWords.words("Blur/13/02. Song 2.flac"), ["blur", "13", "song", "2"])
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import GRDB
+import Library
+@testable import Pipeline
+import Store
+import TestSupport
+import XCTest
+
+final class NavidromeTests: XCTestCase {
+    var dir = ""
+    var library = ""
+    var database: SpindleDatabase!
+    var root: LibraryRoot!
+
+    override func setUpWithError() throws {
+        dir = try Synth.temporaryDirectory("navidrome")
+        library = dir + "/music"
+        database = try SpindleDatabase(path: dir + "/spindle.db")
+    }
+
+    override func tearDownWithError() throws {
+        database = nil
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    /// 120 tracks whose folders do not follow their tags ("2019 - Album [FLAC]", "CD1", "Artist - Album").
+    func makeLibrary() throws -> [(path: String, artist: String, album: String, title: String, ext: String)] {
+        var tracks: [(String, String, String, String, String)] = []
+        for a in 0..<12 {
+            let artist = "Artist \(["Åsa", "Björk", "Zoë", "Nils", "Mañana", "Océan", "Kōji", "Ana", "Léa", "Tom", "Sūn", "Eve"][a])"
+            let album = "Album \(a) Édition"
+            for t in 0..<10 {
+                let title = "Song \(a * 10 + t) \(["Love", "Night", "Fire", "Rain", "Sky"][t % 5])"
+                let ext = ["flac", "mp3"][t % 2]
+                let folder = a % 3 == 0 ? "\(2000 + a) - \(album) [\(ext.uppercased())]" : (a % 3 == 1 ? "\(artist) - \(album)/CD1" : "\(artist)/\(album)")
+                tracks.append(("\(folder)/\(String(format: "%02d", t + 1)). \(title).\(ext)", artist, album, title, ext))
+            }
+        }
+        for (i, t) in tracks.enumerated() {
+            let path = library + "/" + t.0
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try Synth.write(Synth.sine(frequency: 100 + Double(i), seconds: 0.05, amplitude: 0.1), to: path, format: .flac16)
+        }
+        root = try LibraryRoot(path: library)
+        _ = try LibraryScanner(database: database, root: root).scan()
+        return tracks
+    }
+
+    func navidromeDB(_ name: String, newSchema: Bool, paths: [(id: String, path: String, artist: String, album: String, title: String, ext: String)]) throws -> String {
+        let path = dir + "/" + name
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            if newSchema {
+                try db.execute(sql: "CREATE TABLE library (id INTEGER PRIMARY KEY, name TEXT, path TEXT)")
+                try db.execute(sql: "INSERT INTO library VALUES (1, 'Music Library', '/music')")
+                try db.execute(sql: """
+                    CREATE TABLE media_file (id VARCHAR PRIMARY KEY, path VARCHAR, library_id INTEGER, title VARCHAR,
+                    album VARCHAR, artist VARCHAR, album_artist VARCHAR, suffix VARCHAR)
+                    """)
+            } else {
+                try db.execute(sql: """
+                    CREATE TABLE media_file (id VARCHAR PRIMARY KEY, path VARCHAR, title VARCHAR, album VARCHAR,
+                    artist VARCHAR, album_artist VARCHAR, suffix VARCHAR)
+                    """)
+            }
+            for p in paths {
+                if newSchema {
+                    try db.execute(sql: "INSERT INTO media_file VALUES (?, ?, 1, ?, ?, ?, ?, ?)",
+                                   arguments: [p.id, p.path, p.title, p.album, p.artist, p.artist, p.ext])
+                } else {
+                    try db.execute(sql: "INSERT INTO media_file VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                   arguments: [p.id, p.path, p.title, p.album, p.artist, p.artist, p.ext])
+                }
+            }
+        }
+        return path
+    }
+
+    func testImportNewerRelativeSchema() throws {
+        let tracks = try makeLibrary()
+        let paths = tracks.enumerated().map { (id: "id\($0.offset)", path: $0.element.path, artist: $0.element.artist,
+                                               album: $0.element.album, title: $0.element.title, ext: $0.element.ext) }
+        let navidrome = try navidromeDB("new.db", newSchema: true, paths: paths)
+        let before = try Data(contentsOf: URL(fileURLWithPath: navidrome))
+        let report = try NavidromeImport.run(navidromeDB: navidrome, database: database, root: root)
+        XCTAssertEqual(report.total, 120)
+        XCTAssertEqual(report.mapped, 120)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: navidrome)), before, "Navidrome's database is never written")
+        let mapped = try database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM navidrome_tracks WHERE file_id IS NOT NULL") }
+        XCTAssertEqual(mapped, 120)
+    }
+
+    func testImportOlderAbsoluteSchemaAndTagBuiltPaths() throws {
+        let tracks = try makeLibrary()
+        // Older Navidrome: absolute container paths. A tenth of them carry a Subsonic-style tag-built path.
+        let paths = tracks.enumerated().map { i, t -> (id: String, path: String, artist: String, album: String, title: String, ext: String) in
+            let path = i % 10 == 0 ? "\(t.artist)/\(t.album)/\(String(format: "%02d", i % 10 + 1)) - \(t.title).\(t.ext)" : "/music/" + t.path
+            return ("id\(i)", path, t.artist, t.album, t.title, t.ext)
+        }
+        let navidrome = try navidromeDB("old.db", newSchema: false, paths: paths)
+        let report = try NavidromeImport.run(navidromeDB: navidrome, database: database, root: root)
+        XCTAssertGreaterThanOrEqual(Double(report.mapped) / Double(report.total), 0.99,
+                                    "unresolved: \(report.unresolved.map(\.path))")
+        XCTAssertEqual(report.byStrategy[2], 108)
+    }
+
+    func testRescanSucceeds() throws {
+        let server = try StubHTTPServer(responses: [(200, #"{"subsonic-response":{"status":"ok","version":"1.16.1","scanStatus":{"scanning":true}}}"#)])
+        let client = SubsonicClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, user: "admin",
+                                    credentials: .password("sesame"))
+        XCTAssertEqual(try client.startScan(), 1)
+        let request = try XCTUnwrap(server.requests.first)
+        XCTAssertTrue(request.contains("/rest/startScan.view"), request)
+        XCTAssertTrue(request.contains("u=admin"))
+        XCTAssertTrue(request.contains("p=enc:736573616d65"), request)
+    }
+
+    func testRescanReportsANonAdminUserClearly() throws {
+        let server = try StubHTTPServer(responses: [(200, #"{"subsonic-response":{"status":"failed","version":"1.16.1","error":{"code":50,"message":"User not authorized"}}}"#)])
+        let client = SubsonicClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, user: "bob",
+                                    credentials: .token(token: "abc", salt: "xyz"))
+        XCTAssertThrowsError(try client.startScan()) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("bob") && text.contains("admin"), text)
+        }
+        XCTAssertEqual(server.requests.count, 1, "a refusal is not retried")
+        XCTAssertTrue(server.requests[0].contains("t=abc") && server.requests[0].contains("s=xyz"))
+    }
+
+    func testRescanRetriesTransientFailuresWithBackoff() throws {
+        let server = try StubHTTPServer(responses: [(503, "busy"), (503, "busy"),
+                                                    (200, #"{"subsonic-response":{"status":"ok","version":"1.16.1"}}"#)])
+        var client = SubsonicClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, user: "admin",
+                                    credentials: .password("x"))
+        let started = Date()
+        XCTAssertEqual(try client.startScan(), 3)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 2.9, "waits 1 s then 2 s")
+        // Always failing: three retries (1, 2, 4 s, here shortened), then the error.
+        let failing = try StubHTTPServer(responses: [(503, "down")])
+        client = SubsonicClient(baseURL: URL(string: "http://127.0.0.1:\(failing.port)")!, user: "admin", credentials: .password("x"))
+        client.backoff = [0.05, 0.1, 0.2]
+        XCTAssertThrowsError(try client.startScan())
+        XCTAssertEqual(failing.requests.count, 4)
+    }
+}
