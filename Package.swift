@@ -32,8 +32,10 @@ let package = Package(
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "Library", dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "Tagging", dependencies: ["CTagLib"]),
+        .target(name: "Genres", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "Reports", dependencies: ["Genres"]),
         .target(name: "Pipeline", dependencies: [
-            "Store", "Library", "AudioDecoding", "Analysis", "Tagging",
+            "Store", "Library", "AudioDecoding", "Analysis", "Tagging", "Genres", "Reports",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
@@ -41,6 +43,7 @@ let package = Package(
         .executableTarget(name: "spindle", dependencies: [
             "Pipeline", "Store", "Library", "AudioDecoding", "Analysis",
             .product(name: "GRDB", package: "GRDB.swift"),
+            "Reports",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -53,5 +56,7 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Store", "TestSupport"]),
         .testTarget(name: "TaggingTests", dependencies: ["Tagging", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Store", "TestSupport"]),
+        .testTarget(name: "GenresTests", dependencies: ["Genres"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Genres"]),
     ]
 )

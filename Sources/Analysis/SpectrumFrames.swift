@@ -15,6 +15,17 @@ public struct VisualFrames: Sendable, Equatable, Codable {
         self.data = data
     }
 
+    /// Mean level (0...1) of the low, mid and high thirds of the bands over the whole track.
+    public var profile: [Double] {
+        guard count > 0, bands >= 3 else { return [] }
+        var sums = [Double](repeating: 0, count: 3)
+        for i in 0..<count {
+            for b in 0..<bands { sums[min(2, b * 3 / bands)] += Double(data[i * bands + b]) }
+        }
+        let perThird = (0..<3).map { t in Double((0..<bands).filter { min(2, $0 * 3 / bands) == t }.count) }
+        return (0..<3).map { sums[$0] / (perThird[$0] * Double(count) * 255) }
+    }
+
     /// Frame `i` as floats 0...1.
     public func frame(_ i: Int) -> [Double] {
         data[(i * bands)..<((i + 1) * bands)].map { Double($0) / 255 }

@@ -72,6 +72,12 @@ enum AnalysisStorage {
             record.framesFps = frames.fps
             record.framesBands = frames.bands
             record.framesCount = frames.count
+            let profile = frames.profile
+            if profile.count == 3 {
+                record.spectrumLow = profile[0]
+                record.spectrumMid = profile[1]
+                record.spectrumHigh = profile[2]
+            }
             var blob = VisFramesRecord(fileId: fileId, fps: frames.fps, bands: frames.bands, count: frames.count,
                                        data: Data(frames.data))
             try blob.upsert(db)

@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
 import Library
+import Reports
 import Store
 
 /// The stages a run can go through, in their fixed order.
 public enum Stage: String, CaseIterable, Sendable, Codable {
-    case scan, tags, analyze
+    case scan, tags, analyze, genres, report
 }
 
 /// What a run is asked to do.
@@ -15,6 +16,9 @@ public struct RunRequest: Sendable {
     public var force: Bool
     /// Restrict analysis to these files (relative to the root or absolute inside it).
     public var paths: [String]?
+    /// The report stage's format and file (standard output when nil).
+    public var reportFormat: ReportFormat = .html
+    public var reportOutput: String?
 
     public init(kind: String, stages: [Stage], force: Bool = false, paths: [String]? = nil) {
         self.kind = kind
@@ -33,6 +37,8 @@ public enum LibraryJobs {
         public var scan: ScanReport?
         public var tags: TagStage.Report?
         public var analysis: AnalyzeStage.Report?
+        public var genres: GenresStage.Report?
+        public var reportWritten: String?
         public var interruptedRuns = 0
         public var seconds = 0.0
         /// Files that failed at some stage in this run (exit code 3 when non-zero).
@@ -51,6 +57,10 @@ public enum LibraryJobs {
                 let speed = a.seconds > 0 && a.audioSeconds > 0 ? String(format: ", %.0f× real time", a.audioSeconds / a.seconds) : ""
                 parts.append("analyze: \(a.analysed) analysed (\(a.partial) partial), \(a.failed) failed\(speed)")
             }
+            if let g = genres {
+                parts.append("genres: \(g.genres) composite genres, \(g.memberships) memberships (\(g.dropped) candidates dropped)")
+            }
+            if let r = reportWritten { parts.append("report: \(r)") }
             parts.append(String(format: "run #%lld finished in %.2f s", runId, seconds))
             return parts.joined(separator: "\n")
         }
@@ -71,6 +81,11 @@ public enum LibraryJobs {
                     ("crashed", .from(a.crashed)), ("audio_seconds", .from(a.audioSeconds, digits: 3)),
                 ])))
             }
+            if let g = genres {
+                pairs.append(("genres", .object([("genres", .from(g.genres)), ("memberships", .from(g.memberships)),
+                                                 ("dropped", .from(g.dropped))])))
+            }
+            if let r = reportWritten { pairs.append(("report", .string(r))) }
             pairs.append(("failures", .from(failures)))
             return .object(pairs)
         }
@@ -114,6 +129,12 @@ public enum LibraryJobs {
             if request.stages.contains(.analyze) {
                 let selected = try request.paths.map { try $0.map { try relativePath($0, root: root) } }
                 outcome.analysis = try AnalyzeStage.run(context, only: selected)
+            }
+            if request.stages.contains(.genres) { outcome.genres = try GenresStage.build(database: database) }
+            if request.stages.contains(.report) {
+                let text = try GenresStage.report(database: database, format: request.reportFormat, output: request.reportOutput)
+                if let text { print(text, terminator: "") }
+                outcome.reportWritten = request.reportOutput ?? "standard output"
             }
             outcome.seconds = monotonicSeconds() - started
             try journal.finish(status: "completed", summary: outcome.summary())

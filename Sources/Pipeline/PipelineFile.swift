@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 import TOMLKit
 
 /// A pipeline file from `Pipelines/`: which stages to run and with what settings. Its `[pipeline]` table
@@ -9,10 +10,13 @@ public struct PipelineFile: Sendable {
     public var description: String?
     public var stages: [Stage]
     public var force: Bool
+    /// `[report]`: format (html, md, csv, json) and output file (relative to the working directory).
+    public var reportFormat: ReportFormat = .html
+    public var reportOutput: String?
     var settings: ConfigFile?
 
     /// Stages DESIGN names that this build does not run yet.
-    static let laterStages: Set<String> = ["genres", "report", "tagfix"]
+    static let laterStages: Set<String> = ["tagfix"]
 
     private struct Document: Decodable {
         var pipeline: Section
@@ -21,6 +25,11 @@ public struct PipelineFile: Sendable {
             var description: String?
             var stages: [String]
             var force: Bool?
+        }
+        var report: ReportSection?
+        struct ReportSection: Decodable {
+            var format: String?
+            var output: String?
         }
     }
 
@@ -51,8 +60,18 @@ public struct PipelineFile: Sendable {
         // Stages run in their fixed order whatever order the file lists them in.
         let ordered = Stage.allCases.filter { stages.contains($0) }
         let name = document.pipeline.name ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        return PipelineFile(name: name, description: document.pipeline.description, stages: ordered,
-                            force: document.pipeline.force ?? false, settings: settings)
+        var file = PipelineFile(name: name, description: document.pipeline.description, stages: ordered,
+                                force: document.pipeline.force ?? false, settings: settings)
+        if let r = document.report {
+            if let f = r.format {
+                guard let format = ReportFormat(rawValue: f) else {
+                    throw ConfigurationError("pipeline \(path): report format must be html, md, csv or json")
+                }
+                file.reportFormat = format
+            }
+            file.reportOutput = r.output
+        }
+        return file
     }
 
     /// Settings for this pipeline: command line and environment first, then this file, then the config file.

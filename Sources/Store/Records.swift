@@ -128,6 +128,9 @@ public struct AnalysisRecord: SnakeCaseRecord, Sendable, Equatable {
     public var framesCount: Int?
     public var seconds: Double?
     public var crashes: Int = 0
+    public var spectrumLow: Double?
+    public var spectrumMid: Double?
+    public var spectrumHigh: Double?
 
     public init(fileId: Int64, contentKey: String?, analyzerVersion: Int, status: String, analyzedAt: Date = Date()) {
         self.fileId = fileId; self.contentKey = contentKey; self.analyzerVersion = analyzerVersion

@@ -60,21 +60,3 @@ struct TagsCommand: ParsableCommand {
     }
 }
 
-struct GenresCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "genres",
-                                                    abstract: "Composite genres and the genre report.",
-                                                    subcommands: [Build.self, Report.self])
-    struct Build: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Rebuild composite genres from tags and analysis.")
-        @OptionGroup var global: GlobalOptions
-        func run() throws { try runCommand { throw notInThisBuild("genres build") } }
-    }
-    struct Report: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Render the genre report (html, md, csv, json).")
-        @OptionGroup var global: GlobalOptions
-        @Option var format = "html"
-        @Option(name: .shortAndLong) var output: String?
-        func run() throws { try runCommand { throw notInThisBuild("genres report") } }
-    }
-}
-

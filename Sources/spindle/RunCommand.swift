@@ -22,7 +22,9 @@ struct RunCommand: ParsableCommand {
         try runCommand {
             let file = try PipelineFile.load(path: pipeline)
             let settings = try file.settings(global.overrides(jobs: jobs))
-            let request = RunRequest(kind: file.name, stages: file.stages, force: force || file.force)
+            var request = RunRequest(kind: file.name, stages: file.stages, force: force || file.force)
+            request.reportFormat = file.reportFormat
+            request.reportOutput = file.reportOutput
             let outcome = try LibraryJobs.run(settings: settings, request: request, verbosity: global.verbosity)
             return report(outcome, json: json, verbosity: global.verbosity)
         }

@@ -160,7 +160,7 @@ final class RuntimeTests: XCTestCase {
         let redo = try CLI.run(args + [pipelines + "/reanalyze.toml"])
         XCTAssertTrue(redo.stdout.contains("\"analysed\": 6"), redo.stdout)
         // Stages that arrive later are refused clearly, with the usage exit code.
-        let later = try CLI.run(args + [pipelines + "/genre-report.toml"])
+        let later = try CLI.run(args + [pipelines + "/tagfix.toml"])
         XCTAssertEqual(later.status, 2)
         XCTAssertTrue(later.stderr.contains("not available"))
     }

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Canonical genres, their families and aliases (data/genre-taxonomy.toml). Lookups ignore case, spaces and
+/// punctuation, so "Hip Hop", "hip-hop" and "HIPHOP" are one genre.
+public struct Taxonomy: Sendable {
+    public struct Genre: Sendable, Equatable {
+        public var name: String
+        public var family: String
+        public var aliases: [String]
+    }
+
+    public let genres: [Genre]
+    private let index: [String: Int]
+
+    public init(genres: [Genre]) {
+        self.genres = genres
+        var index: [String: Int] = [:]
+        for (i, g) in genres.enumerated() {
+            for spelling in [g.name] + g.aliases { index[Self.key(spelling)] = i }
+        }
+        self.index = index
+    }
+
+    /// The canonical genre a tag value names, if the taxonomy knows it.
+    public func canonical(_ raw: String) -> Genre? {
+        index[Self.key(raw)].map { genres[$0] }
+    }
+
+    static func key(_ s: String) -> String {
+        s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            .replacingOccurrences(of: "&", with: "and")
+            .filter { $0.isLetter || $0.isNumber }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Genres
+
+/// Finds Spindle's data files (genre taxonomy and rules): SPINDLE_DATA_DIR, the `data/` folder of the
+/// source tree the binary was built in, the install locations, then ./data.
+enum DataFiles {
+    static func locate(_ name: String) throws -> String {
+        var candidates: [String] = []
+        if let dir = ProcessInfo.processInfo.environment["SPINDLE_DATA_DIR"], !dir.isEmpty { candidates.append(dir) }
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        for _ in 0..<5 {
+            candidates.append(dir.appendingPathComponent("data").path)
+            dir = dir.deletingLastPathComponent()
+        }
+        candidates += ["/usr/local/share/spindle/data", "/usr/share/spindle/data",
+                       FileManager.default.currentDirectoryPath + "/data"]
+        for c in candidates where FileManager.default.isReadableFile(atPath: c + "/" + name) { return c + "/" + name }
+        throw ConfigurationError("cannot find data/\(name) (looked in \(candidates.joined(separator: ", "))); set SPINDLE_DATA_DIR")
+    }
+
+    static func taxonomy() throws -> Taxonomy {
+        let path = try locate("genre-taxonomy.toml")
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ConfigurationError("cannot read \(path)") }
+        do { return try TaxonomyFile.parse(text) } catch { throw ConfigurationError("\(path): \(error)") }
+    }
+
+    static func rules() throws -> RuleSet {
+        let path = try locate("genre-rules.toml")
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ConfigurationError("cannot read \(path)") }
+        do { return try RuleSet.parse(text) } catch { throw ConfigurationError("\(path): \(error)") }
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import Pipeline
+import Reports
+import Store
+
+struct GenresCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "genres", abstract: "Composite genres and the genre report.",
+        subcommands: [Build.self, Report.self])
+
+    struct Build: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rebuild composite genres from tags and analysis.",
+            discussion: """
+                Rules from data/genre-rules.toml (e.g. "{language} {family}", "{decade} {genre}") plus k-means \
+                clusters over tempo, energy, loudness range, year and spectrum; clusters that repeat a rule \
+                genre are merged into it; genres under 3 tracks or the confidence threshold are dropped. \
+                Every membership carries an explanation. Replaces composite_genres and genre_memberships in \
+                one transaction.
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Print a JSON summary.") var json = false
+
+        func run() throws {
+            try runCommand {
+                let settings = try global.settings()
+                let lock = try RunLock(databasePath: settings.databasePath, command: "genres build")
+                defer { withExtendedLifetime(lock) {} }
+                let report = try GenresStage.build(database: try SpindleDatabase(path: settings.databasePath))
+                if json {
+                    print(JSONValue.object([("genres", .from(report.genres)), ("memberships", .from(report.memberships)),
+                                            ("dropped", .from(report.dropped))]).serialized(pretty: true))
+                } else if global.verbosity > .quiet {
+                    print("genres: \(report.genres) composite genres, \(report.memberships) memberships, "
+                        + "\(report.dropped) candidates dropped, in \(String(format: "%.2f", report.seconds)) s")
+                }
+                return 0
+            }
+        }
+    }
+
+    struct Report: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Render the genre report (html, md, csv, json).",
+            discussion: """
+                HTML is one self-contained file with SVG charts (genres by size, tempo, loudness, decades) and \
+                every genre's tracks with their explanations. JSON follows {"genres": [{"name", "kind", \
+                "confidence", "size", "members": [{"path", "score", "explanation"}]}]}.
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "html, md, csv or json.") var format = "html"
+        @Option(name: .shortAndLong, help: "Output file (default: standard output).") var output: String?
+
+        func run() throws {
+            try runCommand {
+                guard let format = ReportFormat(rawValue: format) else {
+                    throw CommandFailure.usage("--format must be html, md, csv or json")
+                }
+                let settings = try global.settings()
+                guard FileManager.default.fileExists(atPath: settings.databasePath) else {
+                    throw CommandFailure.usage("no database at \(settings.databasePath): run `spindle scan` first")
+                }
+                if let text = try GenresStage.report(database: try SpindleDatabase(path: settings.databasePath),
+                                                     format: format, output: output) {
+                    print(text, terminator: "")
+                } else if global.verbosity > .quiet {
+                    printError("report written to \(output!)")
+                }
+                return 0
+            }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+@testable import Genres
+import XCTest
+
+final class GenreBuilderTests: XCTestCase {
+    let taxonomy = Taxonomy(genres: [
+        .init(name: "Pop", family: "Pop", aliases: []),
+        .init(name: "K-Pop", family: "Pop", aliases: ["kpop", "korean pop"]),
+        .init(name: "J-Pop", family: "Pop", aliases: ["jpop"]),
+        .init(name: "Synth-Pop", family: "Electronic", aliases: ["synthpop", "new wave"]),
+        .init(name: "Rock", family: "Rock", aliases: []),
+        .init(name: "Hip-Hop", family: "Hip-Hop", aliases: ["hip hop", "rap"]),
+    ])
+
+    var rules: RuleSet {
+        var r = RuleSet(rules: [])
+        var language = RuleSet.Rule(template: "{language} {family}")
+        language.excludeLanguages = ["English"]
+        r.rules = [language, RuleSet.Rule(template: "{decade} {genre}")]
+        return r
+    }
+
+    /// A library with planted structure: Korean pop (Hangul, one with a LANGUAGE tag), Japanese pop (kana),
+    /// 80s synth-pop, a Greek pair too small to keep, and untagged tracks at two distinct tempi and levels.
+    func library() -> [TrackInput] {
+        var t: [TrackInput] = []
+        let korean = ["사랑해", "봄날", "너의 이름", "밤하늘", "첫눈"]
+        for (i, title) in korean.enumerated() {
+            t.append(TrackInput(path: "kpop/\(i).mp3", title: title, artist: "하늘빛", genres: [i == 0 ? "Korean Pop" : "K-Pop"],
+                                year: 2019, languageTag: i == 1 ? "kor" : nil, bpm: 120 + Double(i), lufs: -9, loudnessRange: 5))
+        }
+        for (i, title) in ["夜明け", "さくら", "ひかり", "かぜ"].enumerated() {
+            t.append(TrackInput(path: "jpop/\(i).mp3", title: title, artist: "さくら通り", genres: ["J-Pop"], year: 2015,
+                                bpm: 140, lufs: -10, loudnessRange: 6))
+        }
+        for i in 0..<4 {
+            t.append(TrackInput(path: "synth/\(i).flac", title: "Neon \(i)", artist: "Midnight Arcade", genres: ["Synthpop"],
+                                year: 1985 + i, bpm: 118, lufs: -14, loudnessRange: 8))
+        }
+        for i in 0..<2 {
+            t.append(TrackInput(path: "greek/\(i).flac", title: "Καλημέρα \(i)", artist: "Ορφέας", genres: ["Rock"],
+                                bpm: 100, lufs: -12, loudnessRange: 7))
+        }
+        // Untagged: fast and loud, slow and quiet.
+        for i in 0..<8 {
+            t.append(TrackInput(path: "untagged/fast\(i).mp3", title: "Track \(i)", bpm: 172 + Double(i % 3), lufs: -7 - Double(i % 2),
+                                loudnessRange: 4))
+            t.append(TrackInput(path: "untagged/slow\(i).mp3", title: "Tune \(i)", bpm: 68 + Double(i % 3), lufs: -24 + Double(i % 2),
+                                loudnessRange: 12))
+        }
+        return t
+    }
+
+    func testRuleGenresAreFoundWithExplanations() throws {
+        let out = GenreBuilder(taxonomy: taxonomy, rules: rules).build(library())
+        let names = out.genres.map(\.name)
+        let korean = try XCTUnwrap(out.genres.first { $0.name == "Korean Pop" }, "\(names)")
+        XCTAssertEqual(korean.members.count, 5)
+        XCTAssertEqual(korean.kind, .rule)
+        let tagged = try XCTUnwrap(korean.members.first { $0.path == "kpop/1.mp3" })
+        XCTAssertTrue(tagged.explanation.contains("LANGUAGE tag"), tagged.explanation)
+        XCTAssertTrue(tagged.explanation.contains("GENRE 'K-Pop'"), tagged.explanation)
+        let inferred = try XCTUnwrap(korean.members.first { $0.path == "kpop/0.mp3" })
+        XCTAssertTrue(inferred.explanation.contains("inferred from the script"), inferred.explanation)
+        XCTAssertTrue(inferred.explanation.contains("alias"), inferred.explanation)
+        XCTAssertLessThan(inferred.score, tagged.score)
+        XCTAssertNotNil(out.genres.first { $0.name == "Japanese Pop" && $0.members.count == 4 }, "\(names)")
+        XCTAssertNotNil(out.genres.first { $0.name == "80s Synth-Pop" && $0.members.count == 4 }, "\(names)")
+        XCTAssertNotNil(out.genres.first { $0.name == "2010s K-Pop" })
+    }
+
+    func testTwoTrackGroupIsDropped() {
+        let out = GenreBuilder(taxonomy: taxonomy, rules: rules).build(library())
+        XCTAssertNil(out.genres.first { $0.name == "Greek Rock" })
+        XCTAssertTrue(out.dropped.contains { $0.name == "Greek Rock" && $0.reason.contains("only 2") }, "\(out.dropped)")
+    }
+
+    func testClusterRecoversTheUntaggedGroups() throws {
+        let out = GenreBuilder(taxonomy: taxonomy, rules: rules).build(library())
+        let clusters = out.genres.filter { $0.kind == .cluster }
+        XCTAssertFalse(clusters.isEmpty, "\(out.genres.map(\.name)) dropped: \(out.dropped)")
+        let fast = Set((0..<8).map { "untagged/fast\($0).mp3" })
+        let slow = Set((0..<8).map { "untagged/slow\($0).mp3" })
+        let recovered = clusters.contains { c in
+            let members = Set(c.members.map(\.path))
+            return members.isSuperset(of: fast) && members.intersection(slow).isEmpty
+                || members.isSuperset(of: slow) && members.intersection(fast).isEmpty
+        }
+        XCTAssertTrue(recovered, clusters.map { "\($0.name): \($0.members.map(\.path))" }.joined(separator: "\n"))
+        for c in clusters {
+            XCTAssertTrue(c.description.contains("BPM"))
+            for m in c.members { XCTAssertTrue(m.explanation.hasPrefix("cluster: ") && m.explanation.contains("this track")) }
+        }
+    }
+
+    func testEveryMembershipIsExplainedAndScored() {
+        let out = GenreBuilder(taxonomy: taxonomy, rules: rules).build(library())
+        for g in out.genres {
+            XCTAssertGreaterThanOrEqual(g.members.count, 3)
+            XCTAssertGreaterThanOrEqual(g.confidence, 0.5)
+            for m in g.members {
+                XCTAssertFalse(m.explanation.isEmpty)
+                XCTAssertTrue(m.score > 0 && m.score <= 1)
+            }
+        }
+    }
+
+    func testBuildsAreDeterministic() {
+        let builder = GenreBuilder(taxonomy: taxonomy, rules: rules)
+        let a = builder.build(library())
+        let b = builder.build(library().reversed())
+        XCTAssertEqual(a.genres, b.genres)
+    }
+
+    func testLanguageFromScriptAndTags() {
+        XCTAssertEqual(Language.fromScript("사랑해"), "Korean")
+        XCTAssertEqual(Language.fromScript("夜に駆ける"), "Japanese")
+        XCTAssertEqual(Language.fromScript("月亮代表我的心"), "Chinese")
+        XCTAssertEqual(Language.fromScript("Тихая река"), "Russian")
+        XCTAssertEqual(Language.fromScript("Καλημέρα"), "Greek")
+        XCTAssertEqual(Language.fromScript("שלום"), "Hebrew")
+        XCTAssertEqual(Language.fromScript("สวัสดี"), "Thai")
+        XCTAssertEqual(Language.fromScript("नमस्ते"), "Hindi")
+        XCTAssertEqual(Language.fromScript("مرحبا"), "Arabic")
+        XCTAssertNil(Language.fromScript("Hello"))
+        XCTAssertEqual(Language.name(forTag: "kor"), "Korean")
+        XCTAssertEqual(Language.name(forTag: "ja"), "Japanese")
+        XCTAssertNil(Language.name(forTag: "zxx"))
+    }
+
+    func testTaxonomyAliasesAndRuleFileParsing() throws {
+        XCTAssertEqual(taxonomy.canonical("Hip Hop")?.name, "Hip-Hop")
+        XCTAssertEqual(taxonomy.canonical("RAP")?.name, "Hip-Hop")
+        XCTAssertEqual(taxonomy.canonical("k-pop")?.name, "K-Pop")
+        let set = try RuleSet.parse("""
+            min_size = 4
+            [[rule]]
+            template = "Upbeat {genre}"
+            min_bpm = 120
+            min_energy = 0.5
+            """)
+        XCTAssertEqual(set.minSize, 4)
+        XCTAssertEqual(set.rules.first?.minBPM, 120)
+        XCTAssertThrowsError(try RuleSet.parse("[[rule]]\ntemplate = \"{mood} Pop\"\n"))
+        let parsed = try TaxonomyFile.parse("[[genre]]\nname = \"Rock\"\nfamily = \"Rock\"\naliases = [\"classic rock\"]\n")
+        XCTAssertEqual(parsed.canonical("Classic Rock")?.name, "Rock")
+    }
+}
