@@ -138,4 +138,20 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(second["strategy"] is NSNull)
         XCTAssertNotNil(second["refused"] as? String)
     }
+
+    func testGenresBuildAndReportThroughTheCommandLine() throws {
+        let db = dir + "/g.db"
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "analyze"]).status, 0)
+        let build = try CLI.run(["--db", db, "genres", "build", "--json"])
+        XCTAssertEqual(build.status, 0, build.stderr)
+        XCTAssertTrue(build.stdout.contains("\"genres\""))
+        let report = try CLI.run(["--db", db, "genres", "report", "--format", "json"])
+        XCTAssertEqual(report.status, 0, report.stderr)
+        let object = try json(report.stdout)
+        XCTAssertNotNil(object["genres"] as? [Any])
+        let html = dir + "/r.html"
+        XCTAssertEqual(try CLI.run(["--db", db, "genres", "report", "-o", html]).status, 0)
+        XCTAssertTrue((try String(contentsOfFile: html, encoding: .utf8)).contains("<svg"))
+        XCTAssertEqual(try CLI.run(["--db", db, "genres", "report", "--format", "pdf"]).status, 2)
+    }
 }

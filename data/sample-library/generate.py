@@ -3,7 +3,10 @@
 known tempos in FLAC, MP3, Ogg Vorbis, Opus and M4A, with varied tags. Everything is synthesized here, so
 the audio is ours to license (see LICENSE in this folder). Needs numpy and the ffmpeg command.
 
-    python3 data/sample-library/generate.py data/sample-library
+    python3 data/sample-library/generate.py data/sample-library [--rebuild]
+
+Existing files are kept unless --rebuild is given (Ogg encoders pick random stream serial numbers, so a rebuild
+changes bytes even when the audio is the same).
 """
 import os
 import subprocess
@@ -44,6 +47,14 @@ TRACKS = [
      "Fuego", "Salsa", "2008", "1/1", "spa", "CU", 104, 12, "latin", "mp3"),
     ("Various/Quiet Moments/01 Quiet Intro.flac", "Quiet Intro", "Stillwater", "Various Artists",
      "Quiet Moments", "Ambient", "2020", "1/1", "", "", 0, 10, "ambient", "flac"),
+    ("하늘빛/봄날/03 여름밤.mp3", "여름밤", "하늘빛", "하늘빛", "봄날", "K-Pop", "2019-03-14", "3/3", "kor", "KR",
+     120, 12, "pop", "mp3"),
+    ("Midnight Arcade/Neon Skyline/03 Chrome Hearts.ogg", "Chrome Hearts", "Midnight Arcade", "Midnight Arcade",
+     "Neon Skyline", "New Wave", "1986", "3/3", "eng", "GB", 122, 12, "pop", "ogg"),
+    ("The Quiet Trio/After Hours/03 Late Train.opus", "Late Train", "The Quiet Trio", "The Quiet Trio",
+     "After Hours", "Jazz", "1963", "3/3", "", "US", 82, 12, "jazz", "opus"),
+    ("Kinetic Bloom/Circuits/03 Night Drive.m4a", "Night Drive", "Kinetic Bloom", "Kinetic Bloom", "Circuits",
+     "Techno", "2013", "3/3", "", "DE", 130, 12, "dance", "m4a"),
 ]
 
 CODEC_ARGS = {
@@ -143,14 +154,16 @@ def main(target):
     with tempfile.TemporaryDirectory() as tmp:
         for (path, title, artist, album_artist, album, genre, date, track, lang, country, bpm, seconds,
              style, codec) in TRACKS:
-            audio = render(style, bpm, seconds)
+            audio = render(style, bpm, seconds)   # rendered even when kept, so the generator stays in step
+            out = os.path.join(target, path)
+            if os.path.exists(out) and "--rebuild" not in sys.argv:
+                continue
             wav = os.path.join(tmp, "x.wav")
             with wave.open(wav, "wb") as w:
                 w.setnchannels(2)
                 w.setsampwidth(2)
                 w.setframerate(RATE)
                 w.writeframes((audio * 32767).astype("<i2").tobytes())
-            out = os.path.join(target, path)
             os.makedirs(os.path.dirname(out), exist_ok=True)
             tags = {"title": title, "artist": artist, "album_artist": album_artist, "album": album,
                     "genre": genre, "date": date, "track": track}
@@ -166,4 +179,5 @@ def main(target):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__)))
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    main(args[0] if args else os.path.dirname(os.path.abspath(__file__)))

@@ -1,0 +1,93 @@
+import Foundation
+import Genres
+@testable import Reports
+import XCTest
+
+final class ReportTests: XCTestCase {
+    let data = ReportData(
+        title: "Test report", generatedAt: Date(timeIntervalSince1970: 1_700_000_000),
+        genres: [
+            CompositeGenre(name: "Korean Pop", kind: .rule, confidence: 0.93, description: "rule {language} {family}",
+                           members: [Membership(path: "a/사랑.mp3", score: 1, explanation: "language Korean from the LANGUAGE tag"),
+                                     Membership(path: "b/\"quoted\", comma.mp3", score: 0.85, explanation: "genre <K-Pop> & more")]),
+            CompositeGenre(name: "Upbeat 2010s Electronic", kind: .cluster, confidence: 0.71,
+                           description: "cluster: 124–130 BPM, loud", members: [Membership(path: "c.flac", score: 0.6, explanation: "cluster: x")]),
+        ],
+        tracks: (0..<40).map { ReportData.Track(path: "t\($0)", bpm: 70 + Double($0) * 3, lufs: -20 + Double($0 % 10), year: 1970 + $0) })
+
+    func testJSONFollowsTheContract() throws {
+        let text = ReportFormat.json.render(data)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let genres = try XCTUnwrap(object["genres"] as? [[String: Any]])
+        XCTAssertEqual(genres.count, 2)
+        XCTAssertEqual(Set(genres[0].keys), ["name", "kind", "confidence", "size", "members"])
+        XCTAssertEqual(genres[0]["kind"] as? String, "rule")
+        XCTAssertEqual(genres[0]["size"] as? Int, 2)
+        let member = try XCTUnwrap((genres[0]["members"] as? [[String: Any]])?.last)
+        XCTAssertEqual(Set(member.keys), ["path", "score", "explanation"])
+        XCTAssertEqual(member["path"] as? String, "b/\"quoted\", comma.mp3")
+    }
+
+    func testCSVQuotesFields() {
+        let lines = ReportFormat.csv.render(data).components(separatedBy: "\r\n")
+        XCTAssertEqual(lines[0], "genre,kind,confidence,size,path,score,explanation")
+        XCTAssertTrue(lines[2].contains("\"b/\"\"quoted\"\", comma.mp3\""), lines[2])
+        XCTAssertEqual(lines.filter { !$0.isEmpty }.count, 4)
+    }
+
+    func testMarkdownHasATablePerGenre() {
+        let md = ReportFormat.md.render(data)
+        XCTAssertTrue(md.contains("## Korean Pop"))
+        XCTAssertTrue(md.contains("| Upbeat 2010s Electronic | cluster | 1 | 0.71 |"))
+    }
+
+    func testHTMLIsSelfContainedWithChartsAndEscaping() {
+        let html = ReportFormat.html.render(data)
+        XCTAssertEqual(html.components(separatedBy: "<svg").count - 1, 4, "four charts")
+        XCTAssertFalse(html.contains("<script"))
+        XCTAssertFalse(html.contains("http://") && !html.contains("xmlns=\"http://www.w3.org/2000/svg\""))
+        XCTAssertFalse(html.contains("src=\"http"))
+        XCTAssertTrue(html.contains("genre &lt;K-Pop&gt; &amp; more"))
+        XCTAssertTrue(html.contains("a/사랑.mp3"))
+        XCTAssertTrue(html.contains("1970s"))
+    }
+
+    func testHistogramBuckets() {
+        let h = ReportData.histogram([61, 69, 70, 125, 129.9], width: 10)
+        XCTAssertEqual(h.first?.start, 60)
+        XCTAssertEqual(h.first?.count, 2)
+        XCTAssertEqual(h.last?.start, 120)
+        XCTAssertEqual(h.last?.count, 2)
+        XCTAssertEqual(h.reduce(0) { $0 + $1.count }, 5)
+    }
+
+    /// Renders the HTML in a real headless browser (Debian's chromium) and checks the screenshot shows the
+    /// charts: the bar colours of the four charts appear in the picture.
+    func testHTMLRendersInAHeadlessBrowser() throws {
+        guard let browser = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }) else {
+            throw XCTSkip("chromium is not installed (scripts/test.sh installs it)")
+        }
+        let dir = NSTemporaryDirectory() + "report-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try ReportFormat.html.render(data).write(toFile: dir + "/report.html", atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: browser)
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,1000",
+                             "--screenshot=\(dir)/shot.png", "file://\(dir)/report.html"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.environment = ["HOME": dir, "PATH": "/usr/bin:/bin"]
+        try process.run()
+        process.waitUntilExit()
+        let png = try Data(contentsOf: URL(fileURLWithPath: dir + "/shot.png"))
+        XCTAssertGreaterThan(png.count, 20_000, "a page with charts is more than a blank screenshot")
+        let colours = try PNGColours.count(png: png)
+        for (name, rgb) in [("genres", (0x3b, 0x6f, 0xd8)), ("tempo", (0x2f, 0x9e, 0x77)), ("loudness", (0xd8, 0x78, 0x3b)),
+                            ("decades", (0x8a, 0x5c, 0xd1))] {
+            XCTAssertGreaterThan(colours[rgb.0 << 16 | rgb.1 << 8 | rgb.2] ?? 0, 200, "the \(name) chart's bars are visible")
+        }
+    }
+}
