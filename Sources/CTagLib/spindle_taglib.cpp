@@ -34,6 +34,10 @@
 #include <mpcfile.h>
 #include <trueaudiofile.h>
 #include <trueaudioproperties.h>
+#include <id3v2tag.h>
+#include <id3v2header.h>
+#include <map>
+#include <vector>
 
 namespace {
 
@@ -163,4 +167,96 @@ extern "C" void spn_tags_free(spn_tag_info *info) {
         std::free(info->properties);
         info->properties = nullptr;
     }
+}
+
+namespace {
+
+void writeError(char *error, int size, const std::string &message) {
+    if (!error || size <= 0) return;
+    std::strncpy(error, message.c_str(), size - 1);
+    error[size - 1] = 0;
+}
+
+/* Splits "KEY\x1fVALUE\x1e" records; a record without \x1f is a bare key. */
+std::vector<std::pair<std::string, std::string>> records(const char *text) {
+    std::vector<std::pair<std::string, std::string>> out;
+    if (!text) return out;
+    std::string all(text);
+    size_t start = 0;
+    while (start < all.size()) {
+        size_t end = all.find('\x1e', start);
+        if (end == std::string::npos) end = all.size();
+        std::string record = all.substr(start, end - start);
+        size_t sep = record.find('\x1f');
+        if (!record.empty()) {
+            if (sep == std::string::npos) out.emplace_back(record, std::string());
+            else out.emplace_back(record.substr(0, sep), record.substr(sep + 1));
+        }
+        start = end + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
+extern "C" int spn_tags_write(const char *path, const char *set, const char *unset, int id3v2_version,
+                              char *error, int error_size) {
+    try {
+        TagLib::FileRef ref(path, false);
+        if (ref.isNull() || !ref.file() || !ref.file()->isValid()) {
+            writeError(error, error_size, "TagLib cannot open this file for writing");
+            return 0;
+        }
+        TagLib::File *file = ref.file();
+        TagLib::PropertyMap props = file->properties();
+        std::map<std::string, TagLib::StringList> values;
+        std::vector<std::string> order;
+        for (auto &r : records(set)) {
+            if (values.find(r.first) == values.end()) order.push_back(r.first);
+            values[r.first].append(TagLib::String(r.second, TagLib::String::UTF8));
+        }
+        std::vector<std::string> removals;
+        for (auto &r : records(unset)) removals.push_back(r.first);
+        for (auto &key : order) props[TagLib::String(key, TagLib::String::UTF8)] = values[key];
+        for (auto &key : removals) props.erase(TagLib::String(key, TagLib::String::UTF8));
+
+        auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file);
+        TagLib::PropertyMap refused = file->setProperties(props);
+        if (mp4 && mp4->tag()) {
+            // TagLib 1.13 has no MP4 atom for many keys: store them as iTunes freeform items.
+            const TagLib::String prefix("----:com.apple.iTunes:");
+            for (auto &key : removals) mp4->tag()->removeItem(prefix + TagLib::String(key, TagLib::String::UTF8));
+            for (auto it = refused.begin(); it != refused.end(); ++it) {
+                mp4->tag()->setItem(prefix + it->first, TagLib::MP4::Item(it->second));
+            }
+            refused.clear();
+        }
+        refused.removeEmpty();
+        if (!refused.isEmpty()) {
+            std::string keys;
+            for (auto it = refused.begin(); it != refused.end(); ++it) keys += (keys.empty() ? "" : ", ") + it->first.to8Bit(true);
+            writeError(error, error_size, "this format cannot store: " + keys);
+            return 0;
+        }
+        bool saved;
+        if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(file)) {
+            TagLib::ID3v2::Version version = TagLib::ID3v2::v4;
+            if (id3v2_version == 3) version = TagLib::ID3v2::v3;
+            else if (id3v2_version == 0 && mpeg->ID3v2Tag() && mpeg->ID3v2Tag()->header()->majorVersion() == 3)
+                version = TagLib::ID3v2::v3;
+            saved = mpeg->save(TagLib::MPEG::File::AllTags, TagLib::File::StripNone, version, TagLib::File::DoNotDuplicate);
+        } else {
+            saved = file->save();
+        }
+        if (!saved) {
+            writeError(error, error_size, "TagLib could not save the file");
+            return 0;
+        }
+        return 1;
+    } catch (const std::exception &e) {
+        writeError(error, error_size, std::string("TagLib failed: ") + e.what());
+    } catch (...) {
+        writeError(error, error_size, "TagLib failed with an unknown exception");
+    }
+    return 0;
 }

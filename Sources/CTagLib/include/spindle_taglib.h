@@ -21,6 +21,15 @@ typedef struct spn_tag_info {
 int spn_tags_read(const char *path, spn_tag_info *out);
 void spn_tags_free(spn_tag_info *info);
 
+/* Edits the tags of `path` in place (Spindle calls it on a temporary copy, then renames). `set` holds
+   "KEY\x1fVALUE\x1e" records (a key repeated for several values) that replace those keys; `unset` holds
+   "KEY\x1e" records of keys to remove. Only changed frames are rewritten: TagLib keeps frames whose
+   properties are unchanged, and pictures and unknown frames are not properties. MP4 keys without an atom are
+   written as ----:com.apple.iTunes: freeform items. `id3v2_version` 3 or 4 forces that version; 0 keeps the
+   file's own. Returns 1 on success, 0 with `error` filled. Never throws. */
+int spn_tags_write(const char *path, const char *set, const char *unset, int id3v2_version,
+                   char *error, int error_size);
+
 #ifdef __cplusplus
 }
 #endif
