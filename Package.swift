@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Store", "TestSupport"]),
         .testTarget(name: "TaggingTests", dependencies: ["Tagging", "TestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Store", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Store", "AudioDecoding", "TestSupport"]),
         .testTarget(name: "GenresTests", dependencies: ["Genres"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Genres"]),
     ]

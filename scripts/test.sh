@@ -3,7 +3,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/install-deps.sh
-# The genre report test renders the HTML in a real headless browser.
+# Tag edits are checked with an independent reader (mutagen); the genre report test renders the HTML in a
+# real headless browser (chromium).
+python3 -c "import mutagen" 2>/dev/null || python3 -m pip install --quiet mutagen 2>/dev/null \
+  || python3 -m pip install --quiet --break-system-packages mutagen
 if ! command -v chromium >/dev/null 2>&1; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends chromium >/dev/null

@@ -20,5 +20,6 @@ public struct AnalysisOptions: Sendable, Equatable, Codable {
     public init() {}
 
     /// Bumped whenever an analyzer's results could change for the same audio, so stored results go stale.
-    public static let analyzerVersion = 1
+    /// 2: stores gating blocks (album loudness) and the spectral profile.
+    public static let analyzerVersion = 2
 }

@@ -3,10 +3,12 @@ import Foundation
 /// Gating-block loudness values kept as a histogram of 0.01 LU bins (−70 … +10 LUFS), each bin with
 /// its count and its exact energy sum: constant memory, and gated means that stay exact but for the
 /// one bin a gate cuts through.
-struct LoudnessHistogram {
+public struct LoudnessHistogram: Sendable {
     static let floor = -70.0
     static let binsPerLU = 100.0
     static let binCount = 8000
+    public init() {}
+
     private(set) var counts = [Int](repeating: 0, count: binCount)
     private(set) var energies = [Double](repeating: 0, count: binCount)
 
@@ -21,6 +23,37 @@ struct LoudnessHistogram {
         let bin = min(Self.binCount - 1, Int((l - Self.floor) * Self.binsPerLU))
         counts[bin] += 1
         energies[bin] += energy
+    }
+
+    /// The non-empty bins as bytes (bin UInt16, count UInt32, energy Float64, little endian): what an album's
+    /// loudness needs from each track, since album loudness gates all the album's blocks together.
+    public func encoded() -> [UInt8] {
+        var out: [UInt8] = []
+        for b in 0..<Self.binCount where counts[b] > 0 {
+            withUnsafeBytes(of: UInt16(b).littleEndian) { out += $0 }
+            withUnsafeBytes(of: UInt32(clamping: counts[b]).littleEndian) { out += $0 }
+            withUnsafeBytes(of: energies[b].bitPattern.littleEndian) { out += $0 }
+        }
+        return out
+    }
+
+    /// Adds bins encoded by `encoded()`; false when the bytes are malformed.
+    @discardableResult
+    public mutating func merge(encoded bytes: [UInt8]) -> Bool {
+        guard bytes.count % 14 == 0 else { return false }
+        var i = 0
+        while i < bytes.count {
+            let bin = Int(UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8)
+            var count: UInt32 = 0
+            for k in 0..<4 { count |= UInt32(bytes[i + 2 + k]) << (8 * k) }
+            var bits: UInt64 = 0
+            for k in 0..<8 { bits |= UInt64(bytes[i + 6 + k]) << (8 * k) }
+            guard bin < Self.binCount else { return false }
+            counts[bin] += Int(count)
+            energies[bin] += Double(bitPattern: bits)
+            i += 14
+        }
+        return true
     }
 
     private static func bin(of loudness: Double) -> Int {
@@ -38,7 +71,7 @@ struct LoudnessHistogram {
 
     /// Integrated loudness: mean energy of blocks above the relative gate (−10 LU under the mean of the
     /// blocks above the absolute gate). nil when no block passes the absolute gate.
-    func integrated(relativeGate: Double = -10) -> Double? {
+    public func integrated(relativeGate: Double = -10) -> Double? {
         let (ungated, n) = meanEnergy(from: 0)
         guard n > 0 else { return nil }
         let gate = Self.loudness(ungated) + relativeGate

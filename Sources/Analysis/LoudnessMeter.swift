@@ -8,6 +8,8 @@ public struct LoudnessResult: Sendable, Equatable, Codable {
     /// Linear peaks (1.0 = full scale).
     public var truePeak: Double
     public var samplePeak: Double
+    /// The gating blocks, encoded (LoudnessHistogram.encoded()), for album loudness.
+    public var blocks = Data()
 
     public var truePeakDBTP: Double? { truePeak > 0 ? 20 * log10(truePeak) : nil }
     public var samplePeakDBFS: Double? { samplePeak > 0 ? 20 * log10(samplePeak) : nil }
@@ -125,6 +127,7 @@ public final class LoudnessMeter: Analyzer {
         let integrated = blocks.integrated()
         return LoudnessResult(integratedLUFS: integrated,
                               rangeLU: integrated == nil ? nil : shortTerm.range(),
-                              truePeak: Double(peaks.truePeak), samplePeak: Double(peaks.samplePeak))
+                              truePeak: Double(peaks.truePeak), samplePeak: Double(peaks.samplePeak),
+                              blocks: Data(blocks.encoded()))
     }
 }

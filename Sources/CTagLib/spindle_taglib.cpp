@@ -35,6 +35,8 @@
 #include <trueaudiofile.h>
 #include <trueaudioproperties.h>
 #include <id3v2tag.h>
+#include <apetag.h>
+#include <apeitem.h>
 #include <id3v2header.h>
 #include <map>
 #include <vector>
@@ -220,8 +222,26 @@ extern "C" int spn_tags_write(const char *path, const char *set, const char *uns
         for (auto &key : order) props[TagLib::String(key, TagLib::String::UTF8)] = values[key];
         for (auto &key : removals) props.erase(TagLib::String(key, TagLib::String::UTF8));
 
+        // APE tags (WavPack, APE, Musepack) keep each item's key as first written ("title"); TagLib would
+        // re-create edited items upper-cased. Remember the original spellings to write them back.
+        TagLib::APE::Tag *ape = nullptr;
+        if (auto *wv = dynamic_cast<TagLib::WavPack::File *>(file)) ape = wv->APETag(false);
+        else if (auto *af = dynamic_cast<TagLib::APE::File *>(file)) ape = af->APETag(false);
+        std::map<std::string, TagLib::String> apeKeys;
+        if (ape) {
+            const auto &items = ape->itemListMap();
+            for (auto it = items.begin(); it != items.end(); ++it) apeKeys[it->first.upper().to8Bit(true)] = it->second.key();
+        }
+
         auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file);
         TagLib::PropertyMap refused = file->setProperties(props);
+        if (ape) {
+            for (auto &key : order) {
+                auto found = apeKeys.find(TagLib::String(key, TagLib::String::UTF8).upper().to8Bit(true));
+                if (found == apeKeys.end()) continue;
+                ape->setItem(found->second, TagLib::APE::Item(found->second, values[key]));
+            }
+        }
         if (mp4 && mp4->tag()) {
             // TagLib 1.13 has no MP4 atom for many keys: store them as iTunes freeform items.
             const TagLib::String prefix("----:com.apple.iTunes:");

@@ -19,6 +19,8 @@ public struct SkippedEntry: Sendable, Equatable {
 /// devices are never opened, and hidden entries are passed over.
 public struct LibraryWalker {
     public let root: String
+    /// Tagging's temporary copies (TagWriter.temporaryPrefix; Library does not depend on Tagging).
+    static let temporaryPrefix = ".spindle-tmp-"
 
     public init(root: String) {
         self.root = root
@@ -48,6 +50,12 @@ public struct LibraryWalker {
         }
         entries.sort { $0.name < $1.name }
         for (name, valid, directory) in entries {
+            if name.hasPrefix(Self.temporaryPrefix), !directory {
+                // A tag write killed before its rename left this copy; runs hold the database lock, so no
+                // write is in progress: remove it.
+                unlink(absolute + "/" + name)
+                continue
+            }
             if AudioFileTypes.isHidden(name) { continue }
             let childRelative = relative.isEmpty ? name : relative + "/" + name
             if !valid {

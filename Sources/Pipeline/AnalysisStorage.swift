@@ -62,6 +62,7 @@ enum AnalysisStorage {
             record.truePeakDbtp = l?.truePeakDBTP
             record.samplePeakDbfs = l?.samplePeakDBFS
             record.replaygainTrackGainDb = l?.replayGainDB
+            record.loudnessBlocks = l?.blocks
         }
         if on.contains(.silence) {
             record.leadSilenceEndS = a?.silence?.leadSilenceEnd

@@ -3,10 +3,33 @@ import GRDB
 import Library
 import Reports
 import Store
+import Tagging
 
 /// The stages a run can go through, in their fixed order.
 public enum Stage: String, CaseIterable, Sendable, Codable {
-    case scan, tags, analyze, genres, report
+    case tagfix, scan, tags, analyze, genres, report
+}
+
+/// The tag batch a run starts with (stage `tagfix`).
+public struct TagfixRequest: Sendable {
+    public enum Source: Sendable {
+        case edits([(String, TagEdit)])
+        case file(String)
+        case fixers([TagFixer], paths: [String]?)
+        case analysis(bpm: Bool, replayGain: Bool, paths: [String]?)
+        case undo(batch: Int64?)
+    }
+    public var source: Source
+    public var dryRun = false
+    public var allowCustom = false
+    public var command: String
+
+    public init(source: Source, command: String, dryRun: Bool = false, allowCustom: Bool = false) {
+        self.source = source
+        self.command = command
+        self.dryRun = dryRun
+        self.allowCustom = allowCustom
+    }
 }
 
 /// What a run is asked to do.
@@ -19,6 +42,9 @@ public struct RunRequest: Sendable {
     /// The report stage's format and file (standard output when nil).
     public var reportFormat: ReportFormat = .html
     public var reportOutput: String?
+    public var tagfix: TagfixRequest?
+    /// Ask a Subsonic server to rescan when the tag batch changed files.
+    public var rescan: SubsonicClient?
 
     public init(kind: String, stages: [Stage], force: Bool = false, paths: [String]? = nil) {
         self.kind = kind
@@ -37,16 +63,31 @@ public enum LibraryJobs {
         public var scan: ScanReport?
         public var tags: TagStage.Report?
         public var analysis: AnalyzeStage.Report?
+        public var tagfix: TagBatch.Report?
+        public var rescanned: String?
         public var genres: GenresStage.Report?
         public var reportWritten: String?
         public var interruptedRuns = 0
         public var seconds = 0.0
         /// Files that failed at some stage in this run (exit code 3 when non-zero).
-        public var failures: Int { (tags?.failed ?? 0) + (analysis?.failed ?? 0) }
+        public var failures: Int {
+            (tags?.failed ?? 0) + (analysis?.failed ?? 0) + (tagfix.map { $0.failed.count + $0.conflicts.count + $0.refusals.count } ?? 0)
+        }
 
         public func summary() -> String {
             var parts: [String] = []
             if interruptedRuns > 0 { parts.append("resumed after \(interruptedRuns) interrupted run(s)") }
+            if let t = tagfix {
+                if t.dryRun {
+                    parts.append(t.diff.isEmpty ? "tags: nothing to change (dry run)" : t.diff + "\n(dry run: nothing written)")
+                } else {
+                    parts.append("tags: batch \(t.batchId.map { "#\($0)" } ?? "(none)"): \(t.filesChanged) files, \(t.keysChanged) keys changed")
+                }
+                for r in t.refusals { parts.append("refused \(r.input): \(r.reason)") }
+                for f in t.failed { parts.append("failed \(f.path): \(f.reason)") }
+                for c in t.conflicts { parts.append("not restored \(c.path): \(c.reason)") }
+            }
+            if let r = rescanned { parts.append("navidrome: \(r)") }
             if let scan {
                 parts.append("scan: \(scan.seen) audio files (\(scan.new) new, \(scan.changed) changed, \(scan.moved) moved, "
                     + "\(scan.missing) missing, \(scan.unchanged) unchanged) in \(String(format: "%.2f", scan.seconds)) s")
@@ -86,6 +127,15 @@ public enum LibraryJobs {
                                                  ("dropped", .from(g.dropped))])))
             }
             if let r = reportWritten { pairs.append(("report", .string(r))) }
+            if let t = tagfix {
+                pairs.append(("tag_batch", .object([
+                    ("batch_id", t.batchId.map { .integer($0) } ?? .null), ("dry_run", .bool(t.dryRun)),
+                    ("files_changed", .from(t.filesChanged)), ("keys_changed", .from(t.keysChanged)),
+                    ("failed", .array(t.failed.map { .object([("path", .string($0.path)), ("error", .string($0.reason))]) })),
+                    ("conflicts", .array(t.conflicts.map { .object([("path", .string($0.path)), ("error", .string($0.reason))]) })),
+                    ("refused", .array(t.refusals.map { .object([("path", .string($0.input)), ("error", .string($0.reason))]) })),
+                ])))
+            }
             pairs.append(("failures", .from(failures)))
             return .object(pairs)
         }
@@ -117,6 +167,15 @@ public enum LibraryJobs {
         do {
             let scanner = LibraryScanner(database: database, root: root)
             let rootId = try scanner.rootId()
+            if let tagfix = request.tagfix, request.stages.contains(.tagfix) {
+                let report = try runTagfix(tagfix, scanner: scanner, database: database, root: root)
+                outcome.tagfix = report
+                if report.dryRun {
+                    outcome.seconds = monotonicSeconds() - started
+                    try journal.finish(status: "completed", summary: outcome.summary())
+                    return outcome
+                }
+            }
             if request.stages.contains(.scan) {
                 let scan = try scanner.scan()
                 try recordScanIssues(scan, rootId: rootId, database: database)
@@ -136,12 +195,83 @@ public enum LibraryJobs {
                 if let text { print(text, terminator: "") }
                 outcome.reportWritten = request.reportOutput ?? "standard output"
             }
+            if let client = request.rescan, (outcome.tagfix?.filesChanged ?? 0) > 0 {
+                do {
+                    try client.startScan { log($0) }
+                    outcome.rescanned = "rescan requested"
+                } catch {
+                    outcome.rescanned = "rescan failed: \(error)"
+                }
+            }
             outcome.seconds = monotonicSeconds() - started
             try journal.finish(status: "completed", summary: outcome.summary())
             return outcome
         } catch {
             try? journal.finish(status: "failed", summary: "\(error)")
             throw error
+        }
+    }
+
+    /// Stage `tagfix`: brings the index up to date (paths resolve against it), builds the edits, then shows
+    /// them (dry run) or journals and writes them.
+    static func runTagfix(_ request: TagfixRequest, scanner: LibraryScanner, database: SpindleDatabase,
+                          root: LibraryRoot) throws -> TagBatch.Report {
+        _ = try scanner.scan()
+        let resolver = try PathResolver(database: database, root: root)
+        if case .undo(let batch) = request.source {
+            return try TagBatch.undo(batch: batch, database: database, root: root)
+        }
+        var notes: [String] = []
+        let edits: [(String, TagEdit)]
+        switch request.source {
+        case .edits(let e): edits = e
+        case .file(let path): edits = try TagEditSources.file(path)
+        case .fixers(let fixers, let paths):
+            let targets = try targetPaths(paths, resolver: resolver, database: database, root: root)
+            var files: [(path: String, tags: TagSnapshot)] = []
+            for p in targets { if let t = try? TagReader.read(path: root.absolute(p)) { files.append((p, t)) } }
+            let taxonomy = fixers.contains(.genreAliases) ? try DataFiles.taxonomy() : nil
+            edits = TagFixer.edits(fixers, files: files, taxonomy: taxonomy)
+        case .analysis(let bpm, let replayGain, let paths):
+            let targets = try paths.map { try targetPaths($0, resolver: resolver, database: database, root: root) }
+            (edits, notes) = try AnalysisTags.edits(paths: targets, bpm: bpm, replayGain: replayGain, database: database,
+                                                    rootPath: root.path)
+        case .undo: edits = []
+        }
+        for n in notes { log(n) }
+        let (plans, refusals) = try TagBatch.plan(edits.map { (input: $0.0, edit: $0.1) }, resolver: resolver,
+                                                  database: database, allowCustom: request.allowCustom)
+        var report: TagBatch.Report
+        if request.dryRun {
+            report = TagBatch.Report()
+            report.dryRun = true
+            report.diff = TagBatch.diff(plans)
+            report.filesChanged = plans.count
+            report.keysChanged = plans.reduce(0) { $0 + $1.changes.count }
+        } else {
+            report = try TagBatch.apply(plans, command: request.command, database: database, root: root)
+        }
+        report.refusals = refusals
+        return report
+    }
+
+    /// The files a command names (resolved; refusals are fatal here), or the whole library.
+    static func targetPaths(_ paths: [String]?, resolver: PathResolver, database: SpindleDatabase,
+                            root: LibraryRoot) throws -> [String] {
+        guard let paths, !paths.isEmpty else {
+            return try database.writer.read { db in
+                try String.fetchAll(db, sql: """
+                    SELECT f.path FROM files f JOIN library_roots r ON r.id = f.root_id
+                    WHERE r.path = ? AND f.status = 'present' ORDER BY f.path
+                    """, arguments: [root.path])
+            }
+        }
+        return try paths.map { input in
+            let r = try resolver.resolve(input)
+            guard let resolved = r.resolved else {
+                throw ConfigurationError("\(input): \(r.refused.map { "refused: \($0)" } ?? "not found in the library")")
+            }
+            return resolved
         }
     }
 

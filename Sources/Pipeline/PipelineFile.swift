@@ -13,10 +13,14 @@ public struct PipelineFile: Sendable {
     /// `[report]`: format (html, md, csv, json) and output file (relative to the working directory).
     public var reportFormat: ReportFormat = .html
     public var reportOutput: String?
+    /// `[tagfix]`: an edits file and/or fixers.
+    public var tagfix: TagfixRequest?
+    /// `[navidrome]`: rescan after a tag batch changed files.
+    public var rescan: SubsonicClient?
     var settings: ConfigFile?
 
     /// Stages DESIGN names that this build does not run yet.
-    static let laterStages: Set<String> = ["tagfix"]
+    static let laterStages: Set<String> = []
 
     private struct Document: Decodable {
         var pipeline: Section
@@ -30,6 +34,21 @@ public struct PipelineFile: Sendable {
         struct ReportSection: Decodable {
             var format: String?
             var output: String?
+        }
+        var tagfix: TagfixSection?
+        struct TagfixSection: Decodable {
+            var edits: String?
+            var fixers: [String]?
+            var allow_custom: Bool?
+            var dry_run: Bool?
+        }
+        var navidrome: NavidromeSection?
+        struct NavidromeSection: Decodable {
+            var url: String?
+            var user: String?
+            var password: String?
+            var token: String?
+            var salt: String?
         }
     }
 
@@ -70,6 +89,30 @@ public struct PipelineFile: Sendable {
                 file.reportFormat = format
             }
             file.reportOutput = r.output
+        }
+        if stages.contains(.tagfix) {
+            guard let t = document.tagfix, t.edits != nil || !(t.fixers ?? []).isEmpty else {
+                throw ConfigurationError("pipeline \(path): the tagfix stage needs [tagfix] edits = FILE or fixers = [...]")
+            }
+            if let edits = t.edits {
+                file.tagfix = TagfixRequest(source: .file(edits), command: "run \(name)", dryRun: t.dry_run ?? false,
+                                            allowCustom: t.allow_custom ?? false)
+            } else {
+                let fixers = try (t.fixers ?? []).map { name -> TagFixer in
+                    guard let f = TagFixer(rawValue: name) else {
+                        throw ConfigurationError("pipeline \(path): unknown fixer \(name) (known: \(TagFixer.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
+                    return f
+                }
+                file.tagfix = TagfixRequest(source: .fixers(fixers, paths: nil), command: "run \(name)", dryRun: t.dry_run ?? false)
+            }
+        }
+        if let n = document.navidrome, let urlText = n.url, let url = URL(string: urlText), let user = n.user {
+            if let token = n.token, let salt = n.salt {
+                file.rescan = SubsonicClient(baseURL: url, user: user, credentials: .token(token: token, salt: salt))
+            } else if let password = n.password {
+                file.rescan = SubsonicClient(baseURL: url, user: user, credentials: .password(password))
+            }
         }
         return file
     }

@@ -131,6 +131,7 @@ public struct AnalysisRecord: SnakeCaseRecord, Sendable, Equatable {
     public var spectrumLow: Double?
     public var spectrumMid: Double?
     public var spectrumHigh: Double?
+    public var loudnessBlocks: Data?
 
     public init(fileId: Int64, contentKey: String?, analyzerVersion: Int, status: String, analyzedAt: Date = Date()) {
         self.fileId = fileId; self.contentKey = contentKey; self.analyzerVersion = analyzerVersion

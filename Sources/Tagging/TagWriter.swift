@@ -37,11 +37,12 @@ public enum TagWriter {
             let set = edit.set.keys.sorted().flatMap { key in edit.set[key]!.map { key + "\u{1f}" + $0 + "\u{1e}" } }.joined()
             let unset = edit.unset.map { $0 + "\u{1e}" }.joined()
             guard spn_tags_write(temporary, set, unset, Int32(id3v2Version), &error, Int32(error.count)) == 1 else {
-                throw TagError(path: path, reason: String(cString: error))
+                throw TagError(path: path, reason: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
             }
             // Read the copy back: every new value must be there, every removed key gone, the audio intact.
             let after = try TagReader.read(path: temporary)
-            for (key, values) in edit.set where after.properties[key] != values {
+            // Order-insensitive: ID3v2.3 stores several genres in its own order.
+            for (key, values) in edit.set where (after.properties[key] ?? []).sorted() != values.sorted() {
                 throw TagError(path: path, reason: "\(key) did not read back as written (\(after.properties[key] ?? []))")
             }
             for key in edit.unset where after.properties[key] != nil {

@@ -25,6 +25,8 @@ struct RunCommand: ParsableCommand {
             var request = RunRequest(kind: file.name, stages: file.stages, force: force || file.force)
             request.reportFormat = file.reportFormat
             request.reportOutput = file.reportOutput
+            request.tagfix = file.tagfix
+            request.rescan = file.rescan
             let outcome = try LibraryJobs.run(settings: settings, request: request, verbosity: global.verbosity)
             return report(outcome, json: json, verbosity: global.verbosity)
         }

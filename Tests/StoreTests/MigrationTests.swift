@@ -18,7 +18,7 @@ final class MigrationTests: XCTestCase {
     func testNewDatabaseHasEveryTableInWALMode() throws {
         let db = try SpindleDatabase(path: dir + "/a/b/spindle.db")
         try db.writer.read { db in
-            for table in ["library_roots", "files", "tracks", "runs", "run_files", "analysis", "vis_frames", "composite_genres", "genre_memberships", "navidrome_tracks", "scan_issues"] {
+            for table in ["library_roots", "files", "tracks", "runs", "run_files", "analysis", "vis_frames", "composite_genres", "genre_memberships", "navidrome_tracks", "scan_issues", "tag_edits", "tag_batches"] {
                 XCTAssertTrue(try db.tableExists(table), table)
             }
             XCTAssertTrue(try db.viewExists("smart_dj_profiles"))
@@ -49,7 +49,7 @@ final class MigrationTests: XCTestCase {
 
     func testMigrationNamesAreAppendOnly() {
         // Renaming or reordering a shipped migration would re-run it on users' databases.
-        XCTAssertEqual(Array(SpindleDatabase.migrationNames.prefix(5)), ["v1-file-index", "v2-analysis", "v3-runtime", "v4-paths", "v5-genres"])
+        XCTAssertEqual(Array(SpindleDatabase.migrationNames.prefix(6)), ["v1-file-index", "v2-analysis", "v3-runtime", "v4-paths", "v5-genres", "v6-tags"])
     }
 
     func testSmartDJViewUsesTheCompanionsNaming() throws {

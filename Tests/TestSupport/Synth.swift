@@ -134,7 +134,8 @@ public enum Synth {
     /// Runs an external tool (ffmpeg for M4A, which libsndfile cannot write); nil when it is not installed.
     @discardableResult
     public static func run(_ tool: String, _ arguments: [String]) -> Int32? {
-        let candidates = ["/usr/bin/\(tool)", "/usr/local/bin/\(tool)"]
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let candidates = path.split(separator: ":").map { "\($0)/\(tool)" } + ["/usr/bin/\(tool)"]
         guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)

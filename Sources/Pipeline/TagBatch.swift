@@ -1,0 +1,237 @@
+import Foundation
+import GRDB
+import Library
+import Store
+import Tagging
+
+/// One key's change in one file.
+public struct KeyChange: Sendable, Equatable {
+    public var key: String
+    /// nil: the key was absent.
+    public var old: [String]?
+    /// nil: the key is removed.
+    public var new: [String]?
+}
+
+/// The changes planned for one file.
+public struct FilePlan: Sendable {
+    public var path: String          // relative to the root
+    public var fileId: Int64?
+    public var changes: [KeyChange]
+
+    var edit: TagEdit {
+        var e = TagEdit()
+        for c in changes {
+            if let new = c.new { e.set[c.key] = new } else { e.unset.append(c.key) }
+        }
+        return e
+    }
+}
+
+/// Batches of tag edits: planned against the files' current tags, journaled (old values first) in
+/// `tag_edits`, written atomically file by file, and undoable once.
+public enum TagBatch {
+    /// TagLib property names Spindle writes without --allow-custom.
+    public static let knownKeys: Set<String> = [
+        "TITLE", "ARTIST", "ALBUMARTIST", "ALBUM", "GENRE", "DATE", "ORIGINALDATE", "TRACKNUMBER", "TRACKTOTAL",
+        "DISCNUMBER", "DISCTOTAL", "BPM", "LANGUAGE", "RELEASECOUNTRY", "COMMENT", "COMPOSER", "LYRICIST", "CONDUCTOR",
+        "LYRICS", "COPYRIGHT", "LABEL", "ISRC", "MOOD", "COMPILATION", "TITLESORT", "ARTISTSORT", "ALBUMSORT",
+        "ALBUMARTISTSORT", "SUBTITLE", "ENCODEDBY", "REPLAYGAIN_TRACK_GAIN", "REPLAYGAIN_TRACK_PEAK",
+        "REPLAYGAIN_ALBUM_GAIN", "REPLAYGAIN_ALBUM_PEAK", "REPLAYGAIN_REFERENCE_LOUDNESS", "R128_TRACK_GAIN",
+        "R128_ALBUM_GAIN", "MUSICBRAINZ_TRACKID", "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_ARTISTID",
+        "MUSICBRAINZ_ALBUMARTISTID", "MUSICBRAINZ_RELEASEGROUPID", "MUSICBRAINZ_RELEASETRACKID", "ACOUSTID_ID",
+    ]
+
+    public struct Refusal: Sendable { public var input: String; public var reason: String }
+
+    /// Resolves the inputs, refuses what is outside the root or unknown, reads current tags and keeps only
+    /// real changes. Several edits of one file are combined in order.
+    static func plan(_ edits: [(input: String, edit: TagEdit)], resolver: PathResolver, database: SpindleDatabase,
+                     allowCustom: Bool) throws -> (plans: [FilePlan], refusals: [Refusal]) {
+        var refusals: [Refusal] = []
+        var combined: [String: TagEdit] = [:]
+        var order: [String] = []
+        for (input, edit) in edits {
+            let resolution = try resolver.resolve(input)
+            guard let path = resolution.resolved else {
+                let reason = resolution.refused.map { "refused: \($0)" }
+                    ?? (resolution.ambiguous.isEmpty ? "no such file in the library" : "ambiguous: \(resolution.ambiguous.joined(separator: ", "))")
+                refusals.append(Refusal(input: input, reason: reason))
+                continue
+            }
+            let bad = edit.keys.filter { !allowCustom && !knownKeys.contains($0) }
+            if !bad.isEmpty {
+                refusals.append(Refusal(input: input, reason: "unknown key(s) \(bad.joined(separator: ", ")) (use --allow-custom)"))
+                continue
+            }
+            if combined[path] == nil { order.append(path); combined[path] = TagEdit() }
+            for (k, v) in edit.set { combined[path]!.set[k] = v; combined[path]!.unset.removeAll { $0 == k } }
+            for k in edit.unset { combined[path]!.set[k] = nil; if !combined[path]!.unset.contains(k) { combined[path]!.unset.append(k) } }
+        }
+        var plans: [FilePlan] = []
+        for path in order {
+            let edit = combined[path]!
+            let current: TagSnapshot
+            do { current = try TagReader.read(path: resolver.root.absolute(path)) } catch {
+                refusals.append(Refusal(input: path, reason: "cannot read its tags: \(error)"))
+                continue
+            }
+            var changes: [KeyChange] = []
+            for key in edit.set.keys.sorted() where current.properties[key] != edit.set[key] {
+                changes.append(KeyChange(key: key, old: current.properties[key], new: edit.set[key]))
+            }
+            for key in edit.unset.sorted() where current.properties[key] != nil {
+                changes.append(KeyChange(key: key, old: current.properties[key], new: nil))
+            }
+            guard !changes.isEmpty else { continue }
+            let fileId = try database.writer.read { db in
+                try Int64.fetchOne(db, sql: "SELECT f.id FROM files f JOIN library_roots r ON r.id = f.root_id WHERE r.path = ? AND f.path = ?",
+                                   arguments: [resolver.root.path, path])
+            }
+            plans.append(FilePlan(path: path, fileId: fileId, changes: changes))
+        }
+        return (plans, refusals)
+    }
+
+    /// The plan as a diff: file, key, old → new.
+    public static func diff(_ plans: [FilePlan]) -> String {
+        func show(_ v: [String]?) -> String { v.map { $0.map { "\"\($0)\"" }.joined(separator: ", ") } ?? "(none)" }
+        return plans.map { p in
+            ([p.path] + p.changes.map { "  \($0.key): \(show($0.old)) → \(show($0.new))" }).joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    public struct Report: Sendable {
+        public var batchId: Int64?
+        public var filesChanged = 0
+        public var keysChanged = 0
+        public var failed: [(path: String, reason: String)] = []
+        public var conflicts: [(path: String, reason: String)] = []
+        public var refusals: [Refusal] = []
+        public var diff = ""
+        public var dryRun = false
+    }
+
+    static func json(_ v: [String]?) -> String? { v.map { JSONValue.array($0.map { .string($0) }).serialized() } }
+    static func values(_ json: String?) -> [String]? {
+        guard let json, let list = try? JSONDecoder().decode([String].self, from: Data(json.utf8)) else { return nil }
+        return list
+    }
+
+    /// Journals the whole batch, then writes file by file; each file ends wholly old or wholly new.
+    static func apply(_ plans: [FilePlan], command: String, database: SpindleDatabase, root: LibraryRoot) throws -> Report {
+        var report = Report()
+        guard !plans.isEmpty else { return report }
+        let batchId = try database.writer.write { db -> Int64 in
+            try db.execute(sql: "INSERT INTO tag_batches (created_at, command, status) VALUES (?, ?, 'applying')",
+                           arguments: [Date(), command])
+            let id = db.lastInsertedRowID
+            for plan in plans {
+                for c in plan.changes {
+                    try db.execute(sql: """
+                        INSERT INTO tag_edits (batch_id, file_id, path, key, old_values, new_values, status)
+                        VALUES (?, ?, ?, ?, ?, ?, 'pending')
+                        """, arguments: [id, plan.fileId, plan.path, c.key, json(c.old), json(c.new)])
+                }
+            }
+            return id
+        }
+        report.batchId = batchId
+        for plan in plans {
+            let path = root.absolute(plan.path)
+            do {
+                try TagWriter.apply(plan.edit, to: path)
+                var st = stat()
+                stat(path, &st)
+                let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+                try database.writer.write { db in
+                    try db.execute(sql: """
+                        UPDATE tag_edits SET status = 'applied', size_after = ?, mtime_after_ns = ? WHERE batch_id = ? AND path = ?
+                        """, arguments: [Int64(st.st_size), mtime, batchId, plan.path])
+                }
+                report.filesChanged += 1
+                report.keysChanged += plan.changes.count
+            } catch {
+                try database.writer.write { db in
+                    try db.execute(sql: "UPDATE tag_edits SET status = 'failed', error = ? WHERE batch_id = ? AND path = ?",
+                                   arguments: ["\(error)", batchId, plan.path])
+                }
+                report.failed.append((plan.path, "\(error)"))
+            }
+        }
+        try database.writer.write { db in
+            try db.execute(sql: "UPDATE tag_batches SET status = ? WHERE id = ?",
+                           arguments: [report.failed.isEmpty ? "applied" : "partial", batchId])
+        }
+        return report
+    }
+
+    /// Restores the old values of a batch. A file changed since the batch is reported, not clobbered; a batch
+    /// already undone is refused.
+    static func undo(batch: Int64?, database: SpindleDatabase, root: LibraryRoot) throws -> Report {
+        let (id, status) = try database.writer.read { db -> (Int64, String) in
+            let row: Row?
+            if let batch {
+                row = try Row.fetchOne(db, sql: "SELECT id, status FROM tag_batches WHERE id = ?", arguments: [batch])
+            } else {
+                row = try Row.fetchOne(db, sql: "SELECT id, status FROM tag_batches WHERE status != 'undone' ORDER BY id DESC LIMIT 1")
+            }
+            guard let row else {
+                throw ConfigurationError(batch.map { "no tag batch #\($0)" } ?? "no tag batch to undo")
+            }
+            return (row[0], row[1])
+        }
+        guard status != "undone" else { throw ConfigurationError("tag batch #\(id) was already undone; undoing it twice is refused") }
+        let rows = try database.writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT path, key, old_values, new_values, size_after, mtime_after_ns FROM tag_edits
+                WHERE batch_id = ? AND status = 'applied' ORDER BY path, key
+                """, arguments: [id])
+        }
+        var byPath: [String: [Row]] = [:]
+        var order: [String] = []
+        for row in rows {
+            let path: String = row[0]
+            if byPath[path] == nil { order.append(path) }
+            byPath[path, default: []].append(row)
+        }
+        var report = Report()
+        report.batchId = id
+        for path in order {
+            let entries = byPath[path]!
+            let absolute = root.absolute(path)
+            var st = stat()
+            let mtime = stat(absolute, &st) == 0 ? Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec) : -1
+            let size = Int64(st.st_size)
+            // Changed since the batch (edited by someone else, or gone): report, do not clobber.
+            if mtime != (entries[0][5] as Int64? ?? -2) || size != (entries[0][4] as Int64? ?? -2) {
+                let reason = mtime < 0 ? "the file is gone" : "the file changed after the batch; its tags were left as they are"
+                report.conflicts.append((path, reason))
+                try database.writer.write { db in
+                    try db.execute(sql: "UPDATE tag_edits SET status = 'conflict', error = ? WHERE batch_id = ? AND path = ?",
+                                   arguments: [reason, id, path])
+                }
+                continue
+            }
+            var edit = TagEdit()
+            for row in entries {
+                let key: String = row[1]
+                if let old = values(row[2]) { edit.set[key] = old } else { edit.unset.append(key) }
+            }
+            do {
+                try TagWriter.apply(edit, to: absolute)
+                try database.writer.write { db in
+                    try db.execute(sql: "UPDATE tag_edits SET status = 'undone' WHERE batch_id = ? AND path = ?", arguments: [id, path])
+                }
+                report.filesChanged += 1
+                report.keysChanged += entries.count
+            } catch {
+                report.failed.append((path, "\(error)"))
+            }
+        }
+        try database.writer.write { db in
+            try db.execute(sql: "UPDATE tag_batches SET status = 'undone', undone_at = ? WHERE id = ?", arguments: [Date(), id])
+        }
+        return report
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Genres
+import GRDB
+import Library
+import Store
+import Tagging
+
+/// Where tag edits come from: `--set`/`--unset`, an edits file (CSV path,key,value or JSON), the fixers,
+/// and the analysis results.
+public enum TagEditSources {
+    /// KEY=VALUE assignments (a key given twice gets both values) and keys to remove.
+    public static func assignments(_ set: [String], unset: [String]) throws -> TagEdit {
+        var edit = TagEdit()
+        for a in set {
+            guard let eq = a.firstIndex(of: "="), eq != a.startIndex else {
+                throw ConfigurationError("--set takes KEY=VALUE (got \(a))")
+            }
+            edit.set[String(a[..<eq]).uppercased(), default: []].append(String(a[a.index(after: eq)...]))
+        }
+        edit.unset = unset.map { $0.uppercased() }
+        return edit
+    }
+
+    /// CSV with the columns path,key,value (a header row is optional; an empty value removes the key;
+    /// rows for the same path and key give several values), or JSON: an array of {"path", "key", "value"}
+    /// objects, or of {"path", "set": {KEY: value or [values]}, "unset": [KEY]}.
+    public static func file(_ path: String) throws -> [(String, TagEdit)] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ConfigurationError("cannot read edits file \(path)")
+        }
+        if path.lowercased().hasSuffix(".json") || text.trimmingCharacters(in: .whitespaces).hasPrefix("[") {
+            return try json(text, source: path)
+        }
+        return try csv(text, source: path)
+    }
+
+    static func csv(_ text: String, source: String) throws -> [(String, TagEdit)] {
+        var out: [(String, TagEdit)] = []
+        var index: [String: Int] = [:]
+        for (n, row) in parseCSV(text).enumerated() {
+            if n == 0, row.map({ $0.lowercased() }) == ["path", "key", "value"] { continue }
+            guard row.count == 3 else {
+                if row.allSatisfy({ $0.isEmpty }) { continue }
+                throw ConfigurationError("\(source): row \(n + 1) needs 3 columns path,key,value")
+            }
+            let (path, key, value) = (row[0], row[1].uppercased(), row[2])
+            if index[path] == nil { index[path] = out.count; out.append((path, TagEdit())) }
+            let i = index[path]!
+            if value.isEmpty {
+                out[i].1.unset.append(key)
+            } else {
+                out[i].1.set[key, default: []].append(value)
+            }
+        }
+        return out
+    }
+
+    /// RFC 4180 fields: quotes, doubled quotes, commas and newlines inside quotes.
+    static func parseCSV(_ text: String) -> [[String]] {
+        var rows: [[String]] = [], row: [String] = [], field = ""
+        var quoted = false
+        var chars = Array(text)
+        if chars.first == "\u{feff}" { chars.removeFirst() }
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            if quoted {
+                if c == "\"" {
+                    if i + 1 < chars.count && chars[i + 1] == "\"" { field.append("\""); i += 1 } else { quoted = false }
+                } else { field.append(c) }
+            } else if c == "\"" { quoted = true
+            } else if c == "," { row.append(field); field = ""
+            } else if c == "\n" || c == "\r\n" || c == "\r" {
+                row.append(field); rows.append(row); row = []; field = ""
+            } else { field.append(c) }
+            i += 1
+        }
+        if !field.isEmpty || !row.isEmpty { row.append(field); rows.append(row) }
+        return rows
+    }
+
+    static func json(_ text: String, source: String) throws -> [(String, TagEdit)] {
+        guard let array = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] else {
+            throw ConfigurationError("\(source): expected a JSON array of objects")
+        }
+        var out: [(String, TagEdit)] = []
+        for (n, item) in array.enumerated() {
+            guard let path = item["path"] as? String else { throw ConfigurationError("\(source): item \(n + 1) has no path") }
+            var edit = TagEdit()
+            if let key = item["key"] as? String {
+                if let v = item["value"] as? String, !v.isEmpty { edit.set[key.uppercased()] = [v] }
+                else if let v = item["value"] as? [String] { edit.set[key.uppercased()] = v }
+                else { edit.unset.append(key.uppercased()) }
+            }
+            for (key, value) in item["set"] as? [String: Any] ?? [:] {
+                if let v = value as? String { edit.set[key.uppercased()] = [v] }
+                else if let v = value as? [String] { edit.set[key.uppercased()] = v }
+                else if let v = value as? NSNumber { edit.set[key.uppercased()] = [v.stringValue] }
+            }
+            edit.unset += (item["unset"] as? [String] ?? []).map { $0.uppercased() }
+            out.append((path, edit))
+        }
+        return out
+    }
+}

@@ -1,0 +1,177 @@
+import ArgumentParser
+import Foundation
+import Library
+import Pipeline
+import Store
+import Tagging
+
+struct TagsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tags", abstract: "Show and edit tags in batch: atomic, journaled, undoable.",
+        discussion: """
+            Keys are TagLib property names (TITLE, ARTIST, ALBUMARTIST, GENRE, DATE, TRACKNUMBER, BPM, \
+            REPLAYGAIN_TRACK_GAIN, ...), written to each format's native frames. Paths are relative to the \
+            library root, absolute inside it, or anything `spindle resolve` accepts; nothing outside the root \
+            is touched. Every batch journals the old values first and can be undone once; each file is \
+            written beside itself and renamed over the original only when complete and read back.
+            """,
+        subcommands: [Show.self, Set.self, Apply.self, Fix.self, WriteAnalysis.self, Undo.self])
+
+    /// Options every editing command shares.
+    struct EditOptions: ParsableArguments {
+        @Flag(name: .customLong("dry-run"), help: "Show the changes (file, key, old → new) without writing.")
+        var dryRun = false
+        @Flag(name: .customLong("allow-custom"), help: "Allow keys outside TagLib's known property names.")
+        var allowCustom = false
+        @Flag(help: "Print a JSON summary.") var json = false
+    }
+
+    static func run(_ source: TagfixRequest.Source, command: String, global: GlobalOptions, edit: EditOptions) throws {
+        try runCommand {
+            let settings = try global.settings()
+            var request = RunRequest(kind: command, stages: [.tagfix, .scan, .tags])
+            request.tagfix = TagfixRequest(source: source, command: command, dryRun: edit.dryRun, allowCustom: edit.allowCustom)
+            let outcome = try LibraryJobs.run(settings: settings, request: request, verbosity: global.verbosity)
+            return report(outcome, json: edit.json, verbosity: global.verbosity)
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the tags of files.")
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "One JSON object per file.") var json = false
+        @Argument(help: "Files.") var paths: [String]
+
+        func run() throws {
+            try runCommand {
+                let (database, root) = try LibraryJobs.open(try global.settings())
+                let resolver = try PathResolver(database: database, root: root)
+                var failed = 0
+                for input in paths {
+                    let r = try resolver.resolve(input)
+                    guard let path = r.resolved else {
+                        printError("\(input): \(r.refused.map { "refused: \($0)" } ?? "not found in the library")")
+                        failed += 1
+                        continue
+                    }
+                    do {
+                        let tags = try TagReader.read(path: root.absolute(path))
+                        if json {
+                            let props = JSONValue.object(tags.properties.keys.sorted().map { ($0, .array(tags.properties[$0]!.map { .string($0) })) })
+                            print(JSONValue.object([("path", .string(path)), ("codec", .string(tags.codec)),
+                                                    ("duration_s", .from(tags.durationSeconds)), ("tags", props)]).serialized())
+                        } else {
+                            print(path)
+                            for key in tags.properties.keys.sorted() {
+                                print("  \(key) = \(tags.properties[key]!.joined(separator: " | "))")
+                            }
+                        }
+                    } catch {
+                        printError("\(path): \(error)")
+                        failed += 1
+                    }
+                }
+                return failed > 0 ? 3 : 0
+            }
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set or remove tags of files.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var edit: EditOptions
+        @Option(name: .customLong("set"), help: ArgumentHelp("KEY=VALUE (repeat a key for several values).", valueName: "KEY=VALUE"))
+        var assignments: [String] = []
+        @Option(name: .customLong("unset"), help: ArgumentHelp("A key to remove.", valueName: "KEY")) var removals: [String] = []
+        @Argument(help: "Files.") var paths: [String]
+
+        func validate() throws {
+            guard !assignments.isEmpty || !removals.isEmpty else { throw ValidationError("give --set KEY=VALUE or --unset KEY") }
+        }
+
+        func run() throws {
+            let change = try TagEditSources.assignments(assignments, unset: removals)
+            try TagsCommand.run(.edits(paths.map { ($0, change) }), command: "tags set", global: global, edit: edit)
+        }
+    }
+
+    struct Apply: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Apply a batch of edits: CSV (path,key,value) or JSON.",
+            discussion: """
+                CSV: one row per value; an empty value removes the key; several rows for one path and key give \
+                several values. JSON: [{"path", "key", "value"}] or [{"path", "set": {KEY: value or [values]}, \
+                "unset": [KEY]}].
+                """)
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var edit: EditOptions
+        @Argument(help: "The edits file.") var edits: String
+
+        func run() throws {
+            try TagsCommand.run(.file(edits), command: "tags apply \(edits)", global: global, edit: edit)
+        }
+    }
+
+    struct Fix: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run built-in fixers over files (default: the whole library).",
+            discussion: TagFixer.allCases.map { "\($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var edit: EditOptions
+        @Argument(help: "Fixer names, then optional files.") var arguments: [String]
+
+        func run() throws {
+            var fixers: [TagFixer] = []
+            var paths: [String] = []
+            for a in arguments {
+                if let f = TagFixer(rawValue: a), paths.isEmpty { fixers.append(f) } else { paths.append(a) }
+            }
+            guard !fixers.isEmpty else {
+                throw ValidationError("name at least one fixer: \(TagFixer.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            try TagsCommand.run(.fixers(fixers, paths: paths.isEmpty ? nil : paths),
+                                command: "tags fix \(fixers.map(\.rawValue).joined(separator: " "))", global: global, edit: edit)
+        }
+    }
+
+    struct WriteAnalysis: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "write-analysis",
+            abstract: "Write BPM and ReplayGain (album gain too) from the analysis into the files' tags.",
+            discussion: """
+                BPM rounded; REPLAYGAIN_TRACK_GAIN as "-6.50 dB" (reference -18 LUFS), peaks linear; album gain \
+                from all the album's gating blocks; Opus files get R128_TRACK_GAIN / R128_ALBUM_GAIN (Q7.8, \
+                -23 LUFS). Without --bpm or --replaygain, both.
+                """)
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var edit: EditOptions
+        @Flag var bpm = false
+        @Flag var replaygain = false
+        @Argument(help: "Files (default: every analysed file).") var paths: [String] = []
+
+        func run() throws {
+            let both = !bpm && !replaygain
+            try TagsCommand.run(.analysis(bpm: bpm || both, replayGain: replaygain || both, paths: paths.isEmpty ? nil : paths),
+                                command: "tags write-analysis", global: global, edit: edit)
+        }
+    }
+
+    struct Undo: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Restore the tags a batch changed (once; a file changed since is reported, not clobbered).")
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Undo the latest batch.") var last = false
+        @Flag(help: "Print a JSON summary.") var json = false
+        @Argument(help: "The batch number.") var batch: Int64?
+
+        func validate() throws {
+            guard last != (batch != nil) else { throw ValidationError("give a batch number or --last") }
+        }
+
+        func run() throws {
+            var options = try EditOptions.parse([])
+            options.json = json
+            try TagsCommand.run(.undo(batch: batch), command: "tags undo", global: global, edit: options)
+        }
+    }
+}

@@ -1,0 +1,278 @@
+import AudioDecoding
+import Foundation
+import TestSupport
+import XCTest
+
+/// Tag batches end to end, checked by an independent reader (mutagen): values in the native frames, art,
+/// lyrics and audio untouched, undo exact and once, escapes refused, kills leave whole files.
+final class TagEditTests: XCTestCase {
+    var dir = ""
+    var library = ""
+    var db = ""
+
+    override func setUpWithError() throws {
+        dir = try Synth.temporaryDirectory("tagedit")
+        library = dir + "/music"
+        db = dir + "/spindle.db"
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+        guard Synth.run("ffmpeg", ["-version"]) == 0, Mutagen.available else {
+            throw XCTSkip("needs the ffmpeg command and python3's mutagen (scripts/test.sh installs both)")
+        }
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    /// Every format, tagged by ffmpeg, with cover art (where ffmpeg can attach it) and lyrics.
+    func makeFiles() throws -> [String] {
+        try Synth.write(Synth.clicks(bpm: 120, seconds: 3), to: dir + "/src.wav", format: .wav16)
+        try Synth.write(Synth.concat([Float](repeating: 0.5, count: 2 * 32 * 32)), to: dir + "/dummy.wav", format: .wav16)
+        XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=red:s=32x32",
+                                            "-frames:v", "1", dir + "/cover.png"]), 0)
+        let art = ["-i", dir + "/cover.png", "-map", "0:a", "-map", "1:v", "-c:v", "png", "-disposition:v", "attached_pic"]
+        let tags = ["-metadata", "title=Original", "-metadata", "artist=Someone", "-metadata", "genre=Rock",
+                    "-metadata", "lyrics=la la la"]
+        let specs: [(String, [String])] = [
+            ("a.flac", art + ["-c:a", "flac"]),
+            ("b23.mp3", art + ["-c:a", "libmp3lame", "-id3v2_version", "3"]),
+            ("b24.mp3", art + ["-c:a", "libmp3lame", "-id3v2_version", "4"]),
+            ("c.m4a", art + ["-c:a", "aac"]),
+            ("d.ogg", ["-c:a", "libvorbis"]),
+            ("e.opus", ["-c:a", "libopus"]),
+            ("f.wv", ["-c:a", "wavpack"]),
+        ]
+        var names: [String] = []
+        for (name, args) in specs {
+            let r = Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav"] + args + tags + [library + "/" + name])
+            XCTAssertEqual(r, 0, name)
+            names.append(name)
+        }
+        return names
+    }
+
+    func decoded(_ path: String) throws -> [Float] {
+        let decoder = try AudioDecoders.open(path: path)
+        var out: [Float] = []
+        var buffer = [Float](repeating: 0, count: 4096 * decoder.format.channels)
+        while true {
+            let n = buffer.withUnsafeMutableBufferPointer { decoder.read(into: $0.baseAddress!, frames: 4096) }
+            if n == 0 { break }
+            out += buffer[0..<(n * decoder.format.channels)]
+        }
+        return out
+    }
+
+    func testEditsLandInNativeFramesAndKeepEverythingElseThenUndoExactly() throws {
+        let files = try makeFiles()
+        let before = try Dictionary(uniqueKeysWithValues: files.map { ($0, try Mutagen.dump(library + "/" + $0)) })
+        let audio = try Dictionary(uniqueKeysWithValues: files.map { ($0, try decoded(library + "/" + $0)) })
+        let args = ["--db", db, "--library", library, "tags", "set"] + files
+            + ["--set", "BPM=128", "--set", "REPLAYGAIN_TRACK_GAIN=-6.50 dB", "--set", "GENRE=Synth-Pop", "--set", "GENRE=Electronic",
+               "--set", "TITLE=Edited"]
+        let dry = try CLI.run(args + ["--dry-run"])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertTrue(dry.stdout.contains("TITLE: \"Original\" → \"Edited\""), dry.stdout)
+        XCTAssertEqual(try Mutagen.dump(library + "/a.flac"), before["a.flac"], "a dry run writes nothing")
+        let r = try CLI.run(args)
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+
+        let flac = try Mutagen.dump(library + "/a.flac")
+        XCTAssertEqual(flac.tags["bpm"], ["128"])
+        XCTAssertEqual(flac.tags["replaygain_track_gain"], ["-6.50 dB"])
+        XCTAssertEqual(flac.tags["genre"], ["Synth-Pop", "Electronic"], "multi-valued stays multi-valued")
+        XCTAssertEqual(flac.tags["lyrics"], ["la la la"])
+        for name in ["b23.mp3", "b24.mp3"] {
+            let mp3 = try Mutagen.dump(library + "/" + name)
+            XCTAssertEqual(mp3.tags["TBPM"], ["128"], name)
+            XCTAssertEqual(mp3.tags["TXXX:REPLAYGAIN_TRACK_GAIN"], ["-6.50 dB"], name)
+            XCTAssertEqual(mp3.version, before[name]!.version, "\(name) keeps its ID3v2 version")
+            XCTAssertEqual(mp3.tags["TXXX:USLT"], before[name]!.tags["TXXX:USLT"], "unknown frames survive")
+        }
+        let m4a = try Mutagen.dump(library + "/c.m4a")
+        XCTAssertEqual(m4a.tags["tmpo"], ["128"])
+        XCTAssertEqual(m4a.tags["----:com.apple.iTunes:REPLAYGAIN_TRACK_GAIN"], ["-6.50 dB"])
+        XCTAssertEqual(m4a.tags["©lyr"], ["la la la"])
+        for name in ["d.ogg", "e.opus"] {
+            XCTAssertEqual(try Mutagen.dump(library + "/" + name).tags["bpm"], ["128"], name)
+        }
+        XCTAssertEqual(try Mutagen.dump(library + "/f.wv").tags["BPM"], ["128"])
+        for name in files {
+            let after = try Mutagen.dump(library + "/" + name)
+            XCTAssertEqual(after.pictures, before[name]!.pictures, "\(name): cover art unchanged")
+            XCTAssertEqual(try decoded(library + "/" + name), audio[name]!, "\(name): decoded audio unchanged")
+        }
+
+        let undo = try CLI.run(["--db", db, "--library", library, "tags", "undo", "--last"])
+        XCTAssertEqual(undo.status, 0, undo.stdout + undo.stderr)
+        for name in files {
+            XCTAssertEqual(try Mutagen.dump(library + "/" + name).tags, before[name]!.tags, "\(name): undo restores the tags exactly")
+        }
+        let again = try CLI.run(["--db", db, "--library", library, "tags", "undo", "1"])
+        XCTAssertEqual(again.status, 2)
+        XCTAssertTrue(again.stderr.contains("already undone"), again.stderr)
+        XCTAssertTrue(try FileManager.default.contentsOfDirectory(atPath: library).allSatisfy { !$0.hasPrefix(".spindle-tmp") })
+    }
+
+    func testEscapesAndUnknownKeysAreRefused() throws {
+        _ = try makeFiles()
+        try Synth.write(Synth.clicks(bpm: 100, seconds: 1), to: dir + "/outside.flac", format: .flac16)
+        let outsideBefore = try Data(contentsOf: URL(fileURLWithPath: dir + "/outside.flac"))
+        let r = try CLI.run(["--db", db, "--library", library, "tags", "set", "../outside.flac", dir + "/outside.flac",
+                             "--set", "TITLE=x"])
+        XCTAssertEqual(r.status, 3)
+        XCTAssertTrue(r.stdout.contains("refused"), r.stdout)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/outside.flac")), outsideBefore)
+        let custom = try CLI.run(["--db", db, "--library", library, "tags", "set", "a.flac", "--set", "MYKEY=1"])
+        XCTAssertEqual(custom.status, 3)
+        XCTAssertTrue(custom.stdout.contains("--allow-custom"), custom.stdout)
+        let allowed = try CLI.run(["--db", db, "--library", library, "tags", "set", "a.flac", "--set", "MYKEY=1", "--allow-custom"])
+        XCTAssertEqual(allowed.status, 0, allowed.stdout)
+        XCTAssertEqual(try Mutagen.dump(library + "/a.flac").tags["mykey"], ["1"])
+    }
+
+    func testUndoDoesNotClobberAFileChangedSince() throws {
+        _ = try makeFiles()
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "set", "a.flac", "d.ogg", "--set", "TITLE=One"]).status, 0)
+        // Someone else edits a.flac afterwards.
+        Thread.sleep(forTimeInterval: 0.02)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "set", "a.flac", "--set", "COMMENT=later"]).status, 0)
+        let undo = try CLI.run(["--db", db, "--library", library, "tags", "undo", "1"])
+        XCTAssertEqual(undo.status, 3)
+        XCTAssertTrue(undo.stdout.contains("not restored a.flac"), undo.stdout)
+        XCTAssertEqual(try Mutagen.dump(library + "/a.flac").tags["title"], ["One"])
+        XCTAssertEqual(try Mutagen.dump(library + "/d.ogg").tags["title"], ["Original"])
+    }
+
+    func testApplyFromCSVAndFixers() throws {
+        _ = try makeFiles()
+        let csv = dir + "/edits.csv"
+        try "path,key,value\na.flac,TITLE,\"Comma, Title\"\na.flac,GENRE,Hip Hop\nd.ogg,TRACKNUMBER,03\nd.ogg,ARTIST,\"  Spaced  \"\n"
+            .write(toFile: csv, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "apply", csv]).status, 0)
+        XCTAssertEqual(try Mutagen.dump(library + "/a.flac").tags["title"], ["Comma, Title"])
+        let fix = try CLI.run(["--db", db, "--library", library, "tags", "fix", "whitespace", "genre-aliases", "numbers", "--dry-run"])
+        XCTAssertTrue(fix.stdout.contains("GENRE: \"Hip Hop\" → \"Hip-Hop\""), fix.stdout)
+        XCTAssertTrue(fix.stdout.contains("TRACKNUMBER: \"03\" → \"3\""), fix.stdout)
+        XCTAssertTrue(fix.stdout.contains("ARTIST: \"  Spaced  \" → \"Spaced\""), fix.stdout)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "fix", "whitespace", "genre-aliases", "numbers"]).status, 0)
+        XCTAssertEqual(try Mutagen.dump(library + "/a.flac").tags["genre"], ["Hip-Hop"])
+        XCTAssertEqual(try Mutagen.dump(library + "/d.ogg").tags["tracknumber"], ["3"])
+    }
+
+    func testWriteAnalysisUsesTheConventionsAndAlbumBlocks() throws {
+        // Two tracks of one album at different levels: the album gain comes from both tracks' blocks together.
+        let loud = Synth.sine(frequency: 1000, seconds: 6, amplitude: pow(10, -10 / 20))
+        let quiet = Synth.sine(frequency: 1000, seconds: 6, amplitude: pow(10, -30 / 20))
+        try Synth.write(loud, to: dir + "/loud.wav", format: .wav16)
+        try Synth.write(quiet, to: dir + "/quiet.wav", format: .wav16)
+        for (src, name, codec) in [("loud.wav", "1.flac", "flac"), ("quiet.wav", "2.flac", "flac"), ("loud.wav", "3.opus", "libopus")] {
+            XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/" + src, "-c:a", codec,
+                                                "-metadata", "album=Album", "-metadata", "artist=A", library + "/" + name]), 0)
+        }
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "analyze"]).status, 0)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "write-analysis"]).status, 0)
+        let one = try Mutagen.dump(library + "/1.flac").tags
+        let gain = try XCTUnwrap(one["replaygain_track_gain"]?.first)
+        XCTAssertTrue(gain.hasSuffix(" dB") && gain.contains("."), gain)
+        // A -10 dBFS 1 kHz sine in stereo measures about -10.0 LUFS: gain -18 - (-10) = -8.
+        XCTAssertEqual(Double(gain.dropLast(3))!, -8, accuracy: 0.2)
+        let album = try XCTUnwrap(Double(try XCTUnwrap(one["replaygain_album_gain"]?.first).dropLast(3)))
+        // Gating all blocks together: the quiet track's blocks fall under the relative gate, so the album
+        // measures like the loud tracks, not like an average of -8 and +12.
+        XCTAssertEqual(album, -8, accuracy: 0.3)
+        XCTAssertEqual(one["replaygain_track_peak"]?.first?.count, 8)
+        let opus = try Mutagen.dump(library + "/3.opus").tags
+        XCTAssertNil(opus["replaygain_track_gain"])
+        XCTAssertEqual(Double(try XCTUnwrap(opus["r128_track_gain"]?.first))!, 256 * -13, accuracy: 60, "Q7.8 relative to -23 LUFS")
+    }
+
+    func testABatchKilledMidwayLeavesWholeFiles() throws {
+        try Synth.write(Synth.clicks(bpm: 120, seconds: 20), to: dir + "/src.wav", format: .wav16)
+        var csv = "path,key,value\n"
+        for i in 0..<30 {
+            let name = String(format: "k%02d.flac", i)
+            XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav", "-c:a", "flac",
+                                                "-metadata", "title=Old", "-metadata", "artist=Old", library + "/" + name]), 0)
+            csv += "\(name),TITLE,New\n\(name),ARTIST,New\n"
+        }
+        try csv.write(toFile: dir + "/edits.csv", atomically: true, encoding: .utf8)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
+        let run = try CLI.start(["--db", db, "--library", library, "tags", "apply", dir + "/edits.csv"])
+        Thread.sleep(forTimeInterval: 0.6)
+        kill(run.processIdentifier, SIGKILL)
+        run.waitUntilExit()
+        var states: [String] = []
+        for i in 0..<30 {
+            let path = library + String(format: "/k%02d.flac", i)
+            let tags = try Mutagen.dump(path).tags
+            let state = "\(tags["title"] ?? [])/\(tags["artist"] ?? [])"
+            XCTAssertTrue(state == "[\"Old\"]/[\"Old\"]" || state == "[\"New\"]/[\"New\"]", "\(path): \(state)")
+            XCTAssertFalse(try decoded(path).isEmpty)
+            states.append(state)
+        }
+        // The next run removes any temporary copy the kill left behind.
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
+        XCTAssertTrue(try FileManager.default.contentsOfDirectory(atPath: library).allSatisfy { !$0.hasPrefix(".spindle-tmp") })
+    }
+}
+
+/// mutagen, as an independent reader of what landed in the files.
+enum Mutagen {
+    struct Dump: Equatable {
+        var version: String?
+        var tags: [String: [String]]
+        var pictures: [String]
+    }
+
+    static let script = """
+        import hashlib, json, sys, mutagen
+        f = mutagen.File(sys.argv[1])
+        out = {"version": None, "tags": {}, "pictures": []}
+        t = f.tags
+        if t is not None and hasattr(t, "version"):
+            out["version"] = ".".join(str(v) for v in t.version[:2])
+        for p in getattr(f, "pictures", []):
+            out["pictures"].append(hashlib.sha1(p.data).hexdigest())
+        if t is not None:
+            for key in t.keys():
+                values = t[key] if not hasattr(t, "getall") else t.getall(key)
+                if key.startswith("APIC"):
+                    out["pictures"] += [hashlib.sha1(v.data).hexdigest() for v in values]
+                    continue
+                if key == "covr":
+                    out["pictures"] += [hashlib.sha1(bytes(v)).hexdigest() for v in values]
+                    continue
+                flat = []
+                for v in (values if isinstance(values, list) else [values]):
+                    if hasattr(v, "text"):
+                        flat += [str(x) for x in v.text]
+                    elif isinstance(v, bytes):
+                        flat.append(v.decode("utf-8", "replace"))
+                    elif hasattr(v, "decode") and type(v).__name__ == "MP4FreeForm":
+                        flat.append(bytes(v).decode("utf-8", "replace"))
+                    else:
+                        flat.append(str(v))
+                out["tags"][key if hasattr(t, "getall") or key.startswith("----") or key.startswith("\\xa9") or len(key) == 4 and not key.isupper() else key] = flat
+        print(json.dumps(out))
+        """
+
+    static var available: Bool {
+        Synth.run("python3", ["-c", "import mutagen"]) == 0
+    }
+
+    static func dump(_ path: String) throws -> Dump {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", script, path]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        let object = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        return Dump(version: object["version"] as? String, tags: object["tags"] as? [String: [String]] ?? [:],
+                    pictures: (object["pictures"] as? [String] ?? []).sorted())
+    }
+}
