@@ -22,13 +22,16 @@ public struct TagfixRequest: Sendable {
     public var source: Source
     public var dryRun = false
     public var allowCustom = false
+    /// 3 or 4 to write MP3 tags as that ID3v2 version; 0 keeps each file's own.
+    public var id3v2Version = 0
     public var command: String
 
-    public init(source: Source, command: String, dryRun: Bool = false, allowCustom: Bool = false) {
+    public init(source: Source, command: String, dryRun: Bool = false, allowCustom: Bool = false, id3v2Version: Int = 0) {
         self.source = source
         self.command = command
         self.dryRun = dryRun
         self.allowCustom = allowCustom
+        self.id3v2Version = id3v2Version
     }
 }
 
@@ -249,7 +252,8 @@ public enum LibraryJobs {
             report.filesChanged = plans.count
             report.keysChanged = plans.reduce(0) { $0 + $1.changes.count }
         } else {
-            report = try TagBatch.apply(plans, command: request.command, database: database, root: root)
+            report = try TagBatch.apply(plans, command: request.command, database: database, root: root,
+                                        id3v2Version: request.id3v2Version)
         }
         report.refusals = refusals
         return report

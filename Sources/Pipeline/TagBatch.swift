@@ -119,7 +119,8 @@ public enum TagBatch {
     }
 
     /// Journals the whole batch, then writes file by file; each file ends wholly old or wholly new.
-    static func apply(_ plans: [FilePlan], command: String, database: SpindleDatabase, root: LibraryRoot) throws -> Report {
+    static func apply(_ plans: [FilePlan], command: String, database: SpindleDatabase, root: LibraryRoot,
+                      id3v2Version: Int = 0) throws -> Report {
         var report = Report()
         guard !plans.isEmpty else { return report }
         let batchId = try database.writer.write { db -> Int64 in
@@ -140,7 +141,7 @@ public enum TagBatch {
         for plan in plans {
             let path = root.absolute(plan.path)
             do {
-                try TagWriter.apply(plan.edit, to: path)
+                try TagWriter.apply(plan.edit, to: path, id3v2Version: id3v2Version)
                 var st = stat()
                 stat(path, &st)
                 let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)

@@ -24,13 +24,20 @@ struct TagsCommand: ParsableCommand {
         @Flag(name: .customLong("allow-custom"), help: "Allow keys outside TagLib's known property names.")
         var allowCustom = false
         @Flag(help: "Print a JSON summary.") var json = false
+        @Option(name: .customLong("id3v2"), help: "Write MP3 tags as ID3v2.3 or 2.4 (default: keep each file's version).")
+        var id3v2: Int?
+
+        func validate() throws {
+            if let v = id3v2, v != 3, v != 4 { throw ValidationError("--id3v2 takes 3 or 4") }
+        }
     }
 
     static func run(_ source: TagfixRequest.Source, command: String, global: GlobalOptions, edit: EditOptions) throws {
         try runCommand {
             let settings = try global.settings()
             var request = RunRequest(kind: command, stages: [.tagfix, .scan, .tags])
-            request.tagfix = TagfixRequest(source: source, command: command, dryRun: edit.dryRun, allowCustom: edit.allowCustom)
+            request.tagfix = TagfixRequest(source: source, command: command, dryRun: edit.dryRun, allowCustom: edit.allowCustom,
+                                           id3v2Version: edit.id3v2 ?? 0)
             let outcome = try LibraryJobs.run(settings: settings, request: request, verbosity: global.verbosity)
             return report(outcome, json: edit.json, verbosity: global.verbosity)
         }

@@ -1,5 +1,7 @@
 import AudioDecoding
 import Foundation
+import GRDB
+import Store
 import TestSupport
 import XCTest
 
@@ -215,7 +217,39 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
         XCTAssertTrue(try FileManager.default.contentsOfDirectory(atPath: library).allSatisfy { !$0.hasPrefix(".spindle-tmp") })
     }
+
+    func testID3VersionChangesOnlyWhenAsked() throws {
+        _ = try makeFiles()
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "set", "b23.mp3", "--set", "BPM=90", "--id3v2", "4"]).status, 0)
+        XCTAssertEqual(try Mutagen.dump(library + "/b23.mp3").version, "2.4")
+    }
+
+    func testTagfixPipelineAppliesEditsRescansAndTellsNavidrome() throws {
+        _ = try makeFiles()
+        let server = try StubHTTPServer(responses: [(200, #"{"subsonic-response":{"status":"ok","version":"1.16.1"}}"#)])
+        try "path,key,value\nd.ogg,TITLE,Fixed\n".write(toFile: dir + "/edits.csv", atomically: true, encoding: .utf8)
+        let pipeline = dir + "/tagfix.toml"
+        try """
+            [pipeline]
+            stages = ["tagfix", "scan", "tags"]
+            [tagfix]
+            edits = "\(dir)/edits.csv"
+            [navidrome]
+            url = "http://127.0.0.1:\(server.port)"
+            user = "admin"
+            password = "pw"
+            """.write(toFile: pipeline, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["--db", db, "--library", library, "run", pipeline, "--json"])
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        XCTAssertEqual(try Mutagen.dump(library + "/d.ogg").tags["title"], ["Fixed"])
+        XCTAssertTrue(server.requests.contains { $0.contains("/rest/startScan.view") }, "\(server.requests)")
+        // The index follows the files: the tags stage re-read the edited file.
+        let database = try Store.SpindleDatabase(path: db)
+        let title = try database.writer.read { try String.fetchOne($0, sql: "SELECT t.title FROM tracks t JOIN files f ON f.id = t.file_id WHERE f.path = 'd.ogg'") }
+        XCTAssertEqual(title, "Fixed")
+    }
 }
+
 
 /// mutagen, as an independent reader of what landed in the files.
 enum Mutagen {
@@ -253,7 +287,7 @@ enum Mutagen {
                         flat.append(bytes(v).decode("utf-8", "replace"))
                     else:
                         flat.append(str(v))
-                out["tags"][key if hasattr(t, "getall") or key.startswith("----") or key.startswith("\\xa9") or len(key) == 4 and not key.isupper() else key] = flat
+                out["tags"][key] = flat
         print(json.dumps(out))
         """
 
