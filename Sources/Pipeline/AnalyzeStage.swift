@@ -39,6 +39,8 @@ public enum AnalyzeStage {
         guard !rows.isEmpty else { return report }
         try context.journal.addToTotal(rows.count)
         let runtime = context.settings.runtime
+        // Largest first: the long files start early instead of leaving one worker busy at the end.
+        rows.sort { ($0[3] as Int64, $1[1] as String) > ($1[3] as Int64, $0[1] as String) }
         let jobs = rows.enumerated().map { i, row -> PoolJob in
             let size: Int64 = row[3]
             // Proportional to the track's length: from its tags, else from its size at a low bitrate.
