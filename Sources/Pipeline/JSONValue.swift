@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 
 /// A JSON value with ordered object keys and explicit nulls: the output contracts name their keys and
 /// their order, and a missing result must print as null, never be left out (nor be NaN or ±inf).
@@ -51,23 +52,5 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func quote(_ s: String) -> String { JSONText.quote(s) }
 }

@@ -20,13 +20,19 @@ enum JSONReport {
 
     static func number(_ v: Double) -> String { v.isFinite ? String(format: "%.4f", v) : "null" }
 
-    static func quote(_ s: String) -> String {
+    static func quote(_ s: String) -> String { JSONText.quote(s) }
+}
+
+/// JSON string literals: the one escaping routine every JSON output of Spindle uses.
+public enum JSONText {
+    public static func quote(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
+            case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
                 if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
