@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The main job end to end on the bundled sample library: install what is needed, build, scan, read tags,
-# analyse, then show what the database holds. The database goes to a temporary folder unless SPINDLE_DB
-# is set.
+# The main job end to end on the bundled sample library: install what is needed, build, run the nightly
+# pipeline (scan, tags, analysis, composite genres), then show what the database holds and the genre
+# report. The database goes to a temporary folder unless SPINDLE_DB is set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/install-deps.sh
@@ -9,8 +9,15 @@ swift build -c release --product spindle 2>&1 | tail -n 1
 BIN=.build/release/spindle
 DB=${SPINDLE_DB:-$(mktemp -d)/spindle.db}
 echo "[spindle] database: $DB"
-"$BIN" --db "$DB" --library data/sample-library analyze
+# The nightly pipeline: scan, read tags, analyse, rebuild composite genres.
+"$BIN" --db "$DB" --library data/sample-library run Pipelines/nightly.toml
 "$BIN" --db "$DB" --library data/sample-library status
+echo
+REPORT=$(dirname "$DB")/genre-report.html
+"$BIN" --db "$DB" genres report --format md -o "${REPORT%.html}.md"
+head -n 14 "${REPORT%.html}.md"
+"$BIN" --db "$DB" genres report --format html -o "$REPORT"
+echo "[spindle] genre report with charts: $REPORT"
 echo
 echo "[spindle] one track in detail:"
 "$BIN" inspect "data/sample-library/Midnight Arcade/Neon Skyline/01 Neon Skyline.flac"
