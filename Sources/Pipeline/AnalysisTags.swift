@@ -10,29 +10,30 @@ import Tagging
 /// Opus gets R128_TRACK_GAIN / R128_ALBUM_GAIN in Q7.8 relative to −23 LUFS (RFC 7845) instead.
 public enum AnalysisTags {
     struct Track {
+        var fileId: Int64
         var path: String
         var codec: String?
         var bpm: Double?
         var lufs: Double?
         var truePeakDB: Double?
-        var blocks: Data?
         var albumKey: String?
     }
 
     static func edits(paths: [String]?, bpm: Bool, replayGain: Bool, database: SpindleDatabase,
                       rootPath: String) throws -> (edits: [(String, TagEdit)], notes: [String]) {
+        // Gating blocks are fetched per album below, not for the whole library at once (tens of KB a track).
         let tracks = try database.writer.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT f.path, a.codec, a.bpm, a.lufs_integrated, a.true_peak_dbtp, a.loudness_blocks,
+                SELECT f.id, f.path, a.codec, a.bpm, a.lufs_integrated, a.true_peak_dbtp,
                        t.album, COALESCE(t.album_artist, t.artist)
                 FROM files f JOIN library_roots r ON r.id = f.root_id
                 JOIN analysis a ON a.file_id = f.id AND a.status = 'ok' LEFT JOIN tracks t ON t.file_id = f.id
                 WHERE r.path = ? AND f.status = 'present' ORDER BY f.path
                 """, arguments: [rootPath]).map { row -> Track in
-                let path: String = row[0]
+                let path: String = row[1]
                 let album: String? = row[6]
                 let key = album.map { (path as NSString).deletingLastPathComponent + "\u{0}" + $0 + "\u{0}" + ((row[7] as String?) ?? "") }
-                return Track(path: path, codec: row[1], bpm: row[2], lufs: row[3], truePeakDB: row[4], blocks: row[5], albumKey: key)
+                return Track(fileId: row[0], path: path, codec: row[2], bpm: row[3], lufs: row[4], truePeakDB: row[5], albumKey: key)
             }
         }
         var notes: [String] = []
@@ -41,11 +42,15 @@ public enum AnalysisTags {
         if replayGain {
             var grouped: [String: [Track]] = [:]
             for t in tracks { if let k = t.albumKey { grouped[k, default: []].append(t) } }
-            for (key, members) in grouped {
+            for key in grouped.keys.sorted() {
+                let members = grouped[key]!
                 var histogram = LoudnessHistogram()
                 var complete = true
                 for m in members {
-                    guard let b = m.blocks, histogram.merge(encoded: [UInt8](b)) else { complete = false; break }
+                    let blocks = try database.writer.read { db in
+                        try Data.fetchOne(db, sql: "SELECT loudness_blocks FROM analysis WHERE file_id = ?", arguments: [m.fileId])
+                    }
+                    guard let b = blocks, histogram.merge(encoded: [UInt8](b)) else { complete = false; break }
                 }
                 if complete, let lufs = histogram.integrated() {
                     let peak = members.compactMap { $0.truePeakDB }.map { pow(10, $0 / 20) }.max() ?? 0
