@@ -7,12 +7,7 @@ enum DataFiles {
     static func locate(_ name: String) throws -> String {
         var candidates: [String] = []
         if let dir = ProcessInfo.processInfo.environment["SPINDLE_DATA_DIR"], !dir.isEmpty { candidates.append(dir) }
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
-        for _ in 0..<5 {
-            candidates.append(dir.appendingPathComponent("data").path)
-            dir = dir.deletingLastPathComponent()
-        }
+        candidates += RunningProgram.folders(5).map { $0.appendingPathComponent("data").path }
         candidates += ["/usr/local/share/spindle/data", "/usr/share/spindle/data",
                        FileManager.default.currentDirectoryPath + "/data"]
         for c in candidates where FileManager.default.isReadableFile(atPath: c + "/" + name) { return c + "/" + name }

@@ -86,14 +86,12 @@ final class WorkerPool: @unchecked Sendable {
     /// The `spindle` executable to start workers from: this process when it is spindle, else
     /// SPINDLE_EXECUTABLE, else a `spindle` next to this program (tests).
     static func defaultExecutable() throws -> String {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let me = RunningProgram.path
         if (me as NSString).lastPathComponent == "spindle" { return me }
         if let env = ProcessInfo.processInfo.environment["SPINDLE_EXECUTABLE"], !env.isEmpty { return env }
-        var dir = URL(fileURLWithPath: me).deletingLastPathComponent()
-        for _ in 0..<4 {
+        for dir in RunningProgram.folders(4) {
             let candidate = dir.appendingPathComponent("spindle").path
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            dir = dir.deletingLastPathComponent()
         }
         throw PipelineError("cannot find the spindle executable to start workers (set SPINDLE_EXECUTABLE)")
     }
