@@ -45,7 +45,8 @@ public enum AnalyzeStage {
             let size: Int64 = row[3]
             // Proportional to the track's length: from its tags, else from its size at a low bitrate.
             let duration: Double = row[4] ?? Double(size) / 8000
-            return PoolJob(job: WorkerJob(id: i, kind: .analyze, path: context.root.absolute(row[1])), fileId: row[0],
+            return PoolJob(job: WorkerJob(id: i, kind: .analyze, path: context.root.absolute(row[1])), relativePath: row[1],
+                           fileId: row[0],
                            contentKey: row[2], timeout: runtime.timeoutBase + runtime.timeoutPerAudioSecond * duration)
         }
         let progress = ProgressReporter(label: "analyze", total: jobs.count, verbosity: context.verbosity)
@@ -67,7 +68,7 @@ public enum AnalyzeStage {
             }
         }
         try context.pool().process(jobs) { result in
-            let relative = String(result.job.job.path.dropFirst(context.root.path.count + 1))
+            let relative = result.job.relativePath
             let fileId = result.job.fileId
             pending.append(result)
             if let outcome = result.reply?.analysis, outcome.error == nil {

@@ -25,13 +25,13 @@ public enum TagStage {
         guard !targets.isEmpty else { return report }
         try context.journal.addToTotal(targets.count)
         let jobs = targets.enumerated().map { i, row in
-            PoolJob(job: WorkerJob(id: i, kind: .tags, path: context.root.absolute(row[1])), fileId: row[0],
+            PoolJob(job: WorkerJob(id: i, kind: .tags, path: context.root.absolute(row[1])), relativePath: row[1], fileId: row[0],
                     contentKey: row[2], timeout: context.settings.runtime.timeoutBase)
         }
         let progress = ProgressReporter(label: "tags", total: jobs.count, verbosity: context.verbosity)
         var batch: [TrackRecord] = []
         try context.pool().process(jobs) { result in
-            let relative = String(result.job.job.path.dropFirst(context.root.path.count + 1))
+            let relative = result.job.relativePath
             if let snapshot = result.reply?.tags {
                 batch.append(TrackRecord(fileId: result.job.fileId, contentKey: result.job.contentKey, snapshot: snapshot))
                 report.read += 1

@@ -4,6 +4,8 @@ import Foundation
 /// A job for the pool, with the file it is about and how long it may take.
 struct PoolJob: Sendable {
     var job: WorkerJob
+    /// The file relative to the library root (the job carries the absolute path).
+    var relativePath: String
     var fileId: Int64
     var contentKey: String?
     var timeout: Double
