@@ -17,6 +17,7 @@ let package = Package(
         // System libraries (Debian -dev packages).
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(name: "CXattr"),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
@@ -31,7 +32,7 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "Library", dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift")]),
-        .target(name: "Tagging", dependencies: ["CTagLib"]),
+        .target(name: "Tagging", dependencies: ["CTagLib", "CXattr"]),
         .target(name: "Genres", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "Reports", dependencies: ["Genres"]),
         .target(name: "Pipeline", dependencies: [
@@ -55,7 +56,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Store", "TestSupport"]),
         .testTarget(name: "TaggingTests", dependencies: ["Tagging", "TestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Store", "AudioDecoding", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Store", "Library", "Tagging", "AudioDecoding", "CXattr", "TestSupport"]),
         .testTarget(name: "GenresTests", dependencies: ["Genres"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Genres"]),
     ]

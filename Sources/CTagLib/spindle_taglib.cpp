@@ -2,6 +2,7 @@
 // adds MP4 freeform items 1.13 leaves out, and names the codec from the concrete file type.
 #include "spindle_taglib.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -101,11 +102,17 @@ void describeFile(TagLib::File *file, spn_tag_info *out) {
     setCodec(out, "unknown");
 }
 
+void appendString(std::string &records, const std::string &text) {
+    const uint32_t n = static_cast<uint32_t>(text.size());
+    const unsigned char length[4] = {static_cast<unsigned char>(n), static_cast<unsigned char>(n >> 8),
+                                     static_cast<unsigned char>(n >> 16), static_cast<unsigned char>(n >> 24)};
+    records.append(reinterpret_cast<const char *>(length), 4);
+    records += text;
+}
+
 void append(std::string &records, const TagLib::String &key, const TagLib::String &value) {
-    records += key.to8Bit(true);
-    records += '\x1f';
-    records += value.to8Bit(true);
-    records += '\x1e';
+    appendString(records, key.to8Bit(true));
+    appendString(records, value.to8Bit(true));
 }
 
 }  // namespace
@@ -152,8 +159,13 @@ extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
             }
         }
         if (!records.empty()) {
-            out->properties = static_cast<char *>(std::malloc(records.size() + 1));
-            if (out->properties) std::memcpy(out->properties, records.c_str(), records.size() + 1);
+            out->properties = static_cast<char *>(std::malloc(records.size()));
+            if (!out->properties) {
+                setError(out, "out of memory reading tags");
+                return 0;
+            }
+            std::memcpy(out->properties, records.data(), records.size());
+            out->properties_size = records.size();
         }
         return 1;
     } catch (const std::exception &e) {
@@ -179,31 +191,37 @@ void writeError(char *error, int size, const std::string &message) {
     error[size - 1] = 0;
 }
 
-/* Splits "KEY\x1fVALUE\x1e" records; a record without \x1f is a bare key. */
-std::vector<std::pair<std::string, std::string>> records(const char *text) {
-    std::vector<std::pair<std::string, std::string>> out;
-    if (!text) return out;
-    std::string all(text);
-    size_t start = 0;
-    while (start < all.size()) {
-        size_t end = all.find('\x1e', start);
-        if (end == std::string::npos) end = all.size();
-        std::string record = all.substr(start, end - start);
-        size_t sep = record.find('\x1f');
-        if (!record.empty()) {
-            if (sep == std::string::npos) out.emplace_back(record, std::string());
-            else out.emplace_back(record.substr(0, sep), record.substr(sep + 1));
-        }
-        start = end + 1;
+/* Reads SPN_RECORDS; false when a length runs past the end (the caller refuses the whole write). */
+bool records(const char *data, unsigned long size, std::vector<std::pair<std::string, std::string>> &out) {
+    unsigned long at = 0;
+    auto next = [&](std::string &text) {
+        if (size - at < 4) return false;
+        const unsigned char *p = reinterpret_cast<const unsigned char *>(data + at);
+        const unsigned long n = p[0] | (p[1] << 8) | (p[2] << 16) | (static_cast<unsigned long>(p[3]) << 24);
+        at += 4;
+        if (size - at < n) return false;
+        text.assign(data + at, n);
+        at += n;
+        return true;
+    };
+    while (data && at < size) {
+        std::string key, value;
+        if (!next(key) || !next(value)) return false;
+        out.emplace_back(std::move(key), std::move(value));
     }
-    return out;
+    return true;
 }
 
 }  // namespace
 
-extern "C" int spn_tags_write(const char *path, const char *set, const char *unset, int id3v2_version,
-                              char *error, int error_size) {
+extern "C" int spn_tags_write(const char *path, const char *set, unsigned long set_size, const char *unset,
+                              unsigned long unset_size, int id3v2_version, char *error, int error_size) {
     try {
+        std::vector<std::pair<std::string, std::string>> setRecords, unsetRecords;
+        if (!records(set, set_size, setRecords) || !records(unset, unset_size, unsetRecords)) {
+            writeError(error, error_size, "malformed tag records");
+            return 0;
+        }
         TagLib::FileRef ref(path, false);
         if (ref.isNull() || !ref.file() || !ref.file()->isValid()) {
             writeError(error, error_size, "TagLib cannot open this file for writing");
@@ -213,12 +231,12 @@ extern "C" int spn_tags_write(const char *path, const char *set, const char *uns
         TagLib::PropertyMap props = file->properties();
         std::map<std::string, TagLib::StringList> values;
         std::vector<std::string> order;
-        for (auto &r : records(set)) {
+        for (auto &r : setRecords) {
             if (values.find(r.first) == values.end()) order.push_back(r.first);
             values[r.first].append(TagLib::String(r.second, TagLib::String::UTF8));
         }
         std::vector<std::string> removals;
-        for (auto &r : records(unset)) removals.push_back(r.first);
+        for (auto &r : unsetRecords) removals.push_back(r.first);
         for (auto &key : order) props[TagLib::String(key, TagLib::String::UTF8)] = values[key];
         for (auto &key : removals) props.erase(TagLib::String(key, TagLib::String::UTF8));
 

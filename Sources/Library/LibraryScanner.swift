@@ -25,9 +25,14 @@ public final class LibraryScanner {
     let database: SpindleDatabase
     public let root: LibraryRoot
 
-    public init(database: SpindleDatabase, root: LibraryRoot) {
+    /// When the run that owns this scanner started: a temporary copy older than that is abandoned.
+    let runStarted: Date
+
+    /// Scans are made by runs that hold the database lock, so no other run's tag write is in flight.
+    public init(database: SpindleDatabase, root: LibraryRoot, runStarted: Date = Date()) {
         self.database = database
         self.root = root
+        self.runStarted = runStarted
     }
 
     public func rootId() throws -> Int64 {
@@ -56,7 +61,14 @@ public final class LibraryScanner {
         LibraryWalker(root: root.path).walk(file: { file in
             walked.append(file)
             if walked.count % 1000 == 0 { progress?(walked.count) }
-        }, skipped: { report.skipped.append($0) })
+        }, skipped: { report.skipped.append($0) }, temporary: { relative, modified in
+            // A tag write killed before its rename left this copy. Remove it only when its writer is gone,
+            // through the held folder, so a folder swapped for a symlink cannot aim the removal elsewhere.
+            let name = (relative as NSString).lastPathComponent
+            guard SpindleTemporary.isAbandoned(name: name, modified: modified, before: runStarted),
+                  let file = try? ConfinedFile(root: root, relative: relative, followingLink: false) else { return }
+            unlinkat(file.directory, file.name, 0)
+        })
         report.seen = walked.count
 
         let now = Date()

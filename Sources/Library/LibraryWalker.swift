@@ -19,18 +19,19 @@ public struct SkippedEntry: Sendable, Equatable {
 /// devices are never opened, and hidden entries are passed over.
 public struct LibraryWalker {
     public let root: String
-    /// Tagging's temporary copies (TagWriter.temporaryPrefix; Library does not depend on Tagging).
-    static let temporaryPrefix = ".spindle-tmp-"
-
     public init(root: String) {
         self.root = root
     }
 
-    public func walk(file: (WalkedFile) -> Void, skipped: (SkippedEntry) -> Void) {
-        walkDirectory(relative: "", file: file, skipped: skipped)
+    /// Walks the root. `temporary` hears of each of Spindle's temporary tag-write copies (a regular file
+    /// with the full marker, with its modification time); the walk itself never deletes anything.
+    public func walk(file: (WalkedFile) -> Void, skipped: (SkippedEntry) -> Void,
+                     temporary: (String, Date) -> Void = { _, _ in }) {
+        walkDirectory(relative: "", file: file, skipped: skipped, temporary: temporary)
     }
 
-    private func walkDirectory(relative: String, file: (WalkedFile) -> Void, skipped: (SkippedEntry) -> Void) {
+    private func walkDirectory(relative: String, file: (WalkedFile) -> Void, skipped: (SkippedEntry) -> Void,
+                               temporary: (String, Date) -> Void) {
         let absolute = relative.isEmpty ? root : root + "/" + relative
         guard let dir = opendir(absolute) else {
             let reason = errno == ENAMETOOLONG ? "path longer than the system limit" : String(cString: strerror(errno))
@@ -50,14 +51,15 @@ public struct LibraryWalker {
         }
         entries.sort { $0.name < $1.name }
         for (name, valid, directory) in entries {
-            if name.hasPrefix(Self.temporaryPrefix), !directory {
-                // A tag write killed before its rename left this copy; runs hold the database lock, so no
-                // write is in progress: remove it.
-                unlink(absolute + "/" + name)
+            let childRelative = relative.isEmpty ? name : relative + "/" + name
+            if SpindleTemporary.writer(of: name) != nil, !directory {
+                var st = stat()
+                if lstat(absolute + "/" + name, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+                    temporary(childRelative, Date(timeIntervalSince1970: Double(FileState.nanoseconds(st.st_mtim)) / 1e9))
+                }
                 continue
             }
             if AudioFileTypes.isHidden(name) { continue }
-            let childRelative = relative.isEmpty ? name : relative + "/" + name
             if !valid {
                 // The name cannot be stored or reopened through a String: report it for renaming.
                 if AudioFileTypes.isAudio(name) || directory {
@@ -77,7 +79,7 @@ public struct LibraryWalker {
             }
             let type = st.st_mode & S_IFMT
             if type == S_IFDIR {
-                walkDirectory(relative: childRelative, file: file, skipped: skipped)
+                walkDirectory(relative: childRelative, file: file, skipped: skipped, temporary: temporary)
                 continue
             }
             guard AudioFileTypes.isAudio(name) else { continue }

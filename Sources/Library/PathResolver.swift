@@ -13,6 +13,23 @@ public struct Resolution: Sendable, Equatable {
     public var ambiguous: [String] = []
     /// Why the input was refused outright (`..`, a symlink out of the root).
     public var refused: String?
+
+    /// Found by the path itself or with leading components stripped (strategies 1–2): the only answers a
+    /// write may act on. A file found by name or words is a guess good enough to read, never to write.
+    public var isExact: Bool { resolved != nil && (strategy == 1 || strategy == 2) }
+
+    /// Why a write refuses this resolution, or nil when it may write.
+    public var writeRefusal: String? {
+        if let refused { return "refused: \(refused)" }
+        guard let resolved else {
+            return ambiguous.isEmpty ? "no such file in the library" : "ambiguous: \(ambiguous.joined(separator: ", "))"
+        }
+        guard isExact else {
+            let how = strategy == 3 ? "file name lookup" : "fuzzy word match"
+            return "no file at this path (the closest, \(resolved), was found by \(how); writes need the file's own path)"
+        }
+        return nil
+    }
 }
 
 /// Resolves the paths players and servers hand over (Navidrome's relative paths, Subsonic's tag-built fake
@@ -39,13 +56,31 @@ public final class PathResolver: Sendable {
         rootId = id
     }
 
+    /// Longer inputs are refused before any work: no real path is this long, and each strategy's cost grows
+    /// with the number of components.
+    public static let maxInputBytes = 4096
+    public static let maxComponents = 64
+
     public func resolve(_ input: String) throws -> Resolution {
         var r = Resolution(input: input)
+        if input.utf8.count > Self.maxInputBytes {
+            r.input = String(input.prefix(200)) + "…"
+            r.refused = "path longer than \(Self.maxInputBytes) bytes"
+            return r
+        }
+        if input.utf8.contains(0) {
+            r.refused = "path contains a NUL byte"
+            return r
+        }
         let trimmed = input.trimmingCharacters(in: .whitespacesAndNewlines)
         var components = trimmed.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
             .filter { $0 != "." }
         if components.contains("..") {
             r.refused = "path contains '..' segments"
+            return r
+        }
+        if components.count > Self.maxComponents {
+            r.refused = "path has more than \(Self.maxComponents) components"
             return r
         }
         // An absolute path inside the root is taken relative to it.
@@ -86,13 +121,21 @@ public final class PathResolver: Sendable {
         // 4: fuzzy word overlap.
         let words = PathWords.words(components.joined(separator: "/"))
         guard !words.isEmpty else { return r }
-        let query = words.map { "\"\($0.replacingOccurrences(of: "\"", with: ""))\"" }.joined(separator: " OR ")
         r.tried.append("words:\(words.joined(separator: " "))")
+        // Candidates ranked by how many of the query's words they hold, so the best are never cut off by the
+        // limit however many files share a common word.
+        let perWord = words.map { _ in "SELECT rowid FROM file_words WHERE file_words MATCH ?" }
+            .joined(separator: " UNION ALL ")
+        let needed = (words.count + 1) / 2
         let candidates = try database.writer.read { db in
             try String.fetchAll(db, sql: """
-                SELECT f.path FROM file_words w JOIN files f ON f.id = w.rowid
-                WHERE file_words MATCH ? AND f.root_id = ? AND f.status = 'present' LIMIT 500
-                """, arguments: [query, rootId])
+                SELECT f.path FROM (SELECT rowid AS id, count(*) AS hits FROM (\(perWord)) GROUP BY rowid
+                                    HAVING hits >= ?) m
+                JOIN files f ON f.id = m.id
+                WHERE f.root_id = ? AND f.status = 'present'
+                ORDER BY m.hits DESC, f.path LIMIT 500
+                """, arguments: StatementArguments(words.map { "\"\($0.replacingOccurrences(of: "\"", with: ""))\"" })
+                    + [needed, rootId])
         }
         let wanted = Set(words)
         var best: [(path: String, score: Double)] = []

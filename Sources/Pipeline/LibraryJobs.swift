@@ -259,7 +259,7 @@ public enum LibraryJobs {
         return report
     }
 
-    /// The files a command names (resolved; refusals are fatal here), or the whole library.
+    /// The files a writing command names (exact paths only; refusals are fatal here), or the whole library.
     static func targetPaths(_ paths: [String]?, resolver: PathResolver, database: SpindleDatabase,
                             root: LibraryRoot) throws -> [String] {
         guard let paths, !paths.isEmpty else {
@@ -271,9 +271,10 @@ public enum LibraryJobs {
             }
         }
         return try paths.map { input in
+            // These files are written: only the path itself (strategies 1–2) may name one.
             let r = try resolver.resolve(input)
-            guard let resolved = r.resolved else {
-                throw ConfigurationError("\(input): \(r.refused.map { "refused: \($0)" } ?? "not found in the library")")
+            guard let resolved = r.resolved, r.writeRefusal == nil else {
+                throw ConfigurationError("\(input): \(r.writeRefusal ?? "not found in the library")")
             }
             return resolved
         }

@@ -18,6 +18,8 @@ public struct FilePlan: Sendable {
     public var path: String          // relative to the root
     public var fileId: Int64?
     public var changes: [KeyChange]
+    /// The file as it was when planned: a file that differs at write time was changed by someone else.
+    public var expected: FileState?
 
     var edit: TagEdit {
         var e = TagEdit()
@@ -53,10 +55,9 @@ public enum TagBatch {
         var order: [String] = []
         for (input, edit) in edits {
             let resolution = try resolver.resolve(input)
-            guard let path = resolution.resolved else {
-                let reason = resolution.refused.map { "refused: \($0)" }
-                    ?? (resolution.ambiguous.isEmpty ? "no such file in the library" : "ambiguous: \(resolution.ambiguous.joined(separator: ", "))")
-                refusals.append(Refusal(input: input, reason: reason))
+            // Only the path itself (or with leading components stripped) chooses a file to write.
+            guard let path = resolution.resolved, resolution.writeRefusal == nil else {
+                refusals.append(Refusal(input: input, reason: resolution.writeRefusal ?? "no such file in the library"))
                 continue
             }
             let bad = edit.keys.filter { !allowCustom && !knownKeys.contains($0) }
@@ -72,7 +73,12 @@ public enum TagBatch {
         for path in order {
             let edit = combined[path]!
             let current: TagSnapshot
-            do { current = try TagReader.read(path: resolver.root.absolute(path)) } catch {
+            let state: FileState
+            do {
+                let file = try ConfinedFile(root: resolver.root, relative: path)
+                state = try file.state()
+                current = try TagReader.read(path: file.path)
+            } catch {
                 refusals.append(Refusal(input: path, reason: "cannot read its tags: \(error)"))
                 continue
             }
@@ -88,7 +94,7 @@ public enum TagBatch {
                 try Int64.fetchOne(db, sql: "SELECT f.id FROM files f JOIN library_roots r ON r.id = f.root_id WHERE r.path = ? AND f.path = ?",
                                    arguments: [resolver.root.path, path])
             }
-            plans.append(FilePlan(path: path, fileId: fileId, changes: changes))
+            plans.append(FilePlan(path: path, fileId: fileId, changes: changes, expected: state))
         }
         return (plans, refusals)
     }
@@ -139,19 +145,23 @@ public enum TagBatch {
         }
         report.batchId = batchId
         for plan in plans {
-            let path = root.absolute(plan.path)
             do {
-                try TagWriter.apply(plan.edit, to: path, id3v2Version: id3v2Version)
-                var st = stat()
-                stat(path, &st)
-                let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+                let after = try TagFileWrite.write(plan.edit, to: plan.path, expected: plan.expected, root: root,
+                                                   id3v2Version: id3v2Version)
                 try database.writer.write { db in
                     try db.execute(sql: """
-                        UPDATE tag_edits SET status = 'applied', size_after = ?, mtime_after_ns = ? WHERE batch_id = ? AND path = ?
-                        """, arguments: [Int64(st.st_size), mtime, batchId, plan.path])
+                        UPDATE tag_edits SET status = 'applied', size_after = ?, mtime_after_ns = ?, content_key_after = ?
+                        WHERE batch_id = ? AND path = ?
+                        """, arguments: [after.size, after.mtimeNs, after.contentKey, batchId, plan.path])
                 }
                 report.filesChanged += 1
                 report.keysChanged += plan.changes.count
+            } catch let conflict as TagConflict {
+                try database.writer.write { db in
+                    try db.execute(sql: "UPDATE tag_edits SET status = 'conflict', error = ? WHERE batch_id = ? AND path = ?",
+                                   arguments: [conflict.reason, batchId, plan.path])
+                }
+                report.conflicts.append((plan.path, conflict.reason))
             } catch {
                 try database.writer.write { db in
                     try db.execute(sql: "UPDATE tag_edits SET status = 'failed', error = ? WHERE batch_id = ? AND path = ?",
@@ -162,7 +172,7 @@ public enum TagBatch {
         }
         try database.writer.write { db in
             try db.execute(sql: "UPDATE tag_batches SET status = ? WHERE id = ?",
-                           arguments: [report.failed.isEmpty ? "applied" : "partial", batchId])
+                           arguments: [report.failed.isEmpty && report.conflicts.isEmpty ? "applied" : "partial", batchId])
         }
         return report
     }
@@ -185,7 +195,7 @@ public enum TagBatch {
         guard status != "undone" else { throw ConfigurationError("tag batch #\(id) was already undone; undoing it twice is refused") }
         let rows = try database.writer.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT path, key, old_values, new_values, size_after, mtime_after_ns FROM tag_edits
+                SELECT path, key, old_values, new_values, size_after, mtime_after_ns, content_key_after FROM tag_edits
                 WHERE batch_id = ? AND status = 'applied' ORDER BY path, key
                 """, arguments: [id])
         }
@@ -200,38 +210,43 @@ public enum TagBatch {
         report.batchId = id
         for path in order {
             let entries = byPath[path]!
-            let absolute = root.absolute(path)
-            var st = stat()
-            let mtime = stat(absolute, &st) == 0 ? Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec) : -1
-            let size = Int64(st.st_size)
-            // Changed since the batch (edited by someone else, or gone): report, do not clobber.
-            if mtime != (entries[0][5] as Int64? ?? -2) || size != (entries[0][4] as Int64? ?? -2) {
-                let reason = mtime < 0 ? "the file is gone" : "the file changed after the batch; its tags were left as they are"
-                report.conflicts.append((path, reason))
-                try database.writer.write { db in
-                    try db.execute(sql: "UPDATE tag_edits SET status = 'conflict', error = ? WHERE batch_id = ? AND path = ?",
-                                   arguments: [reason, id, path])
-                }
-                continue
-            }
             var edit = TagEdit()
             for row in entries {
                 let key: String = row[1]
                 if let old = values(row[2]) { edit.set[key] = old } else { edit.unset.append(key) }
             }
+            // The file must still be the one the batch wrote: an edit made since is reported, not clobbered.
+            let written = FileState(size: entries[0][4] ?? -1, mtimeNs: entries[0][5] ?? -1, contentKey: entries[0][6])
             do {
-                try TagWriter.apply(edit, to: absolute)
+                _ = try TagFileWrite.write(edit, to: path, expected: written, root: root)
                 try database.writer.write { db in
                     try db.execute(sql: "UPDATE tag_edits SET status = 'undone' WHERE batch_id = ? AND path = ?", arguments: [id, path])
                 }
                 report.filesChanged += 1
                 report.keysChanged += entries.count
+            } catch let conflict as TagConflict {
+                let reason = "the file changed after the batch; its tags were left as they are"
+                report.conflicts.append((path, reason))
+                try database.writer.write { db in
+                    try db.execute(sql: "UPDATE tag_edits SET status = 'conflict', error = ? WHERE batch_id = ? AND path = ?",
+                                   arguments: [reason + " (" + conflict.reason + ")", id, path])
+                }
+            } catch let error as ConfinementError where error.reason == "no such file" {
+                report.conflicts.append((path, "the file is gone"))
+                try database.writer.write { db in
+                    try db.execute(sql: "UPDATE tag_edits SET status = 'conflict', error = ? WHERE batch_id = ? AND path = ?",
+                                   arguments: ["the file is gone", id, path])
+                }
             } catch {
+                // Left 'applied': undoing the batch again retries this file.
                 report.failed.append((path, "\(error)"))
             }
         }
-        try database.writer.write { db in
-            try db.execute(sql: "UPDATE tag_batches SET status = 'undone', undone_at = ? WHERE id = ?", arguments: [Date(), id])
+        // Undone once nothing restorable is left; a file that failed keeps the batch open for another try.
+        if report.failed.isEmpty {
+            try database.writer.write { db in
+                try db.execute(sql: "UPDATE tag_batches SET status = 'undone', undone_at = ? WHERE id = ?", arguments: [Date(), id])
+            }
         }
         return report
     }

@@ -12,21 +12,27 @@ public final class SpindleDatabase: Sendable {
         if !folder.isEmpty {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
-        var config = Configuration()
-        config.busyMode = .timeout(30)
-        config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
-        writer = try DatabasePool(path: path, configuration: config)
+        writer = try DatabasePool(path: path, configuration: Self.configuration())
         self.path = path
         try Migrations.migrator().migrate(writer)
     }
 
     /// Opens and migrates only up to `migration` (tests of in-place upgrades).
     public init(path: String, upTo migration: String) throws {
-        writer = try DatabasePool(path: path)
+        writer = try DatabasePool(path: path, configuration: Self.configuration())
         self.path = path
         try Migrations.migrator().migrate(writer, upTo: migration)
+    }
+
+    static func configuration() -> Configuration {
+        var config = Configuration()
+        config.busyMode = .timeout(30)
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // The fuzzy index's triggers call it on every connection that writes `files`.
+            db.add(function: PathWords.sqlFunction)
+        }
+        return config
     }
 
     public static var migrationNames: [String] { Migrations.migrator().migrations }

@@ -17,12 +17,10 @@ public enum TagReader {
         let codec = withUnsafeBytes(of: info.codec) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         var properties: [String: [String]] = [:]
         if let raw = info.properties {
-            let text = String(cString: raw)
-            for record in text.split(separator: "\u{1e}", omittingEmptySubsequences: true) {
-                let parts = record.split(separator: "\u{1f}", maxSplits: 1, omittingEmptySubsequences: false)
-                guard let key = parts.first, !key.isEmpty else { continue }
-                properties[String(key), default: []].append(parts.count > 1 ? String(parts[1]) : "")
+            guard let pairs = TagRecords.decode(UnsafeRawBufferPointer(start: raw, count: Int(info.properties_size))) else {
+                throw TagError(path: path, reason: "the tag reader returned malformed records")
             }
+            for (key, value) in pairs where !key.isEmpty { properties[key, default: []].append(value) }
         }
         func positive(_ v: Int32) -> Int? { v > 0 ? Int(v) : nil }
         return TagSnapshot(properties: properties, codec: codec,

@@ -1,4 +1,5 @@
 import CTagLib
+import CXattr
 import Foundation
 
 /// A change to one file's tags: keys whose values are replaced, keys removed.
@@ -15,80 +16,194 @@ public struct TagEdit: Sendable, Equatable {
     public var keys: [String] { (Array(self.set.keys) + unset).sorted() }
 }
 
-/// Atomic tag writes: the file is copied beside itself under a hidden temporary name, the copy is edited
-/// and read back, and only a copy that holds exactly the new values replaces the original (rename is
-/// atomic). A crash or kill leaves the original or the new file, never a half-written one; a leftover
-/// temporary (hidden, so never indexed) is removed by the next scan.
-public enum TagWriter {
-    public static let temporaryPrefix = ".spindle-tmp-"
+/// The file an edit must not touch because it is no longer the version the edit was planned against.
+public struct TagConflict: Error, CustomStringConvertible, Sendable {
+    public let path: String
+    public let reason: String
+    public var description: String { "\(path): \(reason)" }
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+}
 
-    public static func apply(_ edit: TagEdit, to path: String, id3v2Version: Int = 0) throws {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        let temporary = folder + "/" + temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))-" + url.lastPathComponent
-        var st = stat()
-        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-            throw TagError(path: path, reason: "not a regular file")
+/// Where one write happens: a folder held open by the caller (so nothing on the way can be swapped for a
+/// symlink), the file's name in it, and the name of the temporary copy to make beside it.
+public struct TagWriteTarget {
+    public var directory: Int32
+    public var name: String
+    public var temporaryName: String
+    /// How messages name the file (its path relative to the library root).
+    public var display: String
+
+    public init(directory: Int32, name: String, temporaryName: String, display: String) {
+        self.directory = directory
+        self.name = name
+        self.temporaryName = temporaryName
+        self.display = display
+    }
+
+    func path(_ entry: String) -> String { "/proc/self/fd/\(directory)/\(entry)" }
+}
+
+/// What the caller proves about a write before the copy may replace the original.
+public struct TagWriteChecks {
+    /// Throws `TagConflict` when the original (given by path) is not the version the edit was planned on.
+    public var original: (String) throws -> Void
+    /// Throws when the copy's audio differs from the original's (both given by path).
+    public var audio: (_ original: String, _ copy: String) throws -> Void
+
+    public init(original: @escaping (String) throws -> Void, audio: @escaping (String, String) throws -> Void) {
+        self.original = original
+        self.audio = audio
+    }
+}
+
+/// Atomic tag writes that never lose audio. The original is copied beside itself (every write and the
+/// `fsync` checked, extended attributes kept), TagLib edits the copy, and the copy replaces the original
+/// only when it is proven whole: every new value reads back, its decoded audio equals the original's
+/// (TagLib ignores write errors, so a full disk would otherwise pass as a truncated file), and the original
+/// is still the file the edit was planned against. Any doubt leaves the original untouched. A crash leaves
+/// the original or the new file, never a half-written one; an abandoned copy is removed by a later scan.
+///
+/// The rename replaces the directory entry: a file with several hard links gets the new tags under this
+/// name only, and the other names keep the old file.
+public enum TagWriter {
+    public static func apply(_ edit: TagEdit, at target: TagWriteTarget, id3v2Version: Int = 0,
+                             checks: TagWriteChecks) throws {
+        let original = target.path(target.name)
+        let temporary = target.path(target.temporaryName)
+        let source = openat(target.directory, target.name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard source >= 0 else {
+            throw TagError(path: target.display, reason: "cannot open: \(String(cString: strerror(errno)))")
         }
-        let before = try TagReader.read(path: path)
+        defer { close(source) }
+        var before = stat()
+        guard fstat(source, &before) == 0, (before.st_mode & S_IFMT) == S_IFREG else {
+            throw TagError(path: target.display, reason: "not a regular file")
+        }
+        try checks.original(original)
         do {
-            try copy(path, to: temporary, mode: st.st_mode & 0o7777, owner: st.st_uid, group: st.st_gid)
+            try copy(from: source, mode: before, into: target)
+            let (set, unset) = records(edit)
             var error = [CChar](repeating: 0, count: 512)
-            let set = edit.set.keys.sorted().flatMap { key in edit.set[key]!.map { key + "\u{1f}" + $0 + "\u{1e}" } }.joined()
-            let unset = edit.unset.map { $0 + "\u{1e}" }.joined()
-            guard spn_tags_write(temporary, set, unset, Int32(id3v2Version), &error, Int32(error.count)) == 1 else {
-                throw TagError(path: path, reason: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            let ok = set.withUnsafeBufferPointer { s in
+                unset.withUnsafeBufferPointer { u in
+                    s.withMemoryRebound(to: CChar.self) { s in
+                        u.withMemoryRebound(to: CChar.self) { u in
+                            spn_tags_write(temporary, s.baseAddress, UInt(s.count), u.baseAddress, UInt(u.count),
+                                           Int32(id3v2Version), &error, Int32(error.count))
+                        }
+                    }
+                }
             }
-            // Read the copy back: every new value must be there, every removed key gone, the audio intact.
+            guard ok == 1 else {
+                throw TagError(path: target.display, reason: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            }
+            try flush(target.temporaryName, in: target)
+            // Read the copy back: every new value must be there, every removed key gone.
             let after = try TagReader.read(path: temporary)
             // Order-insensitive: ID3v2.3 stores several genres in its own order.
             for (key, values) in edit.set where (after.properties[key] ?? []).sorted() != values.sorted() {
-                throw TagError(path: path, reason: "\(key) did not read back as written (\(after.properties[key] ?? []))")
+                throw TagError(path: target.display, reason: "\(key) did not read back as written; the original is untouched")
             }
             for key in edit.unset where after.properties[key] != nil {
-                throw TagError(path: path, reason: "\(key) is still present after its removal")
+                throw TagError(path: target.display, reason: "\(key) is still present after its removal; the original is untouched")
             }
-            if let d0 = before.durationSeconds, let d1 = after.durationSeconds, abs(d0 - d1) > 0.05 {
-                throw TagError(path: path, reason: "the audio changed length while writing tags; left untouched")
+            try checks.audio(original, temporary)
+            // The original must still be the file that was copied: same inode, size and time.
+            var now = stat()
+            guard fstatat(target.directory, target.name, &now, AT_SYMLINK_NOFOLLOW) == 0,
+                  now.st_ino == before.st_ino, now.st_dev == before.st_dev, now.st_size == before.st_size,
+                  now.st_mtim.tv_sec == before.st_mtim.tv_sec, now.st_mtim.tv_nsec == before.st_mtim.tv_nsec else {
+                throw TagConflict(path: target.display, reason: "the file changed while its tags were written; left as it is")
             }
-            try sync(temporary)
-            guard rename(temporary, path) == 0 else {
-                throw TagError(path: path, reason: "cannot replace the file: \(String(cString: strerror(errno)))")
+            guard renameat(target.directory, target.temporaryName, target.directory, target.name) == 0 else {
+                throw TagError(path: target.display, reason: "cannot replace the file: \(String(cString: strerror(errno)))")
             }
-            try sync(folder)
         } catch {
-            unlink(temporary)
+            unlinkat(target.directory, target.temporaryName, 0)
             throw error
+        }
+        // The rename is done; a failed folder sync only weakens durability after a power cut, and the file
+        // already holds the new tags, so it is reported rather than undone.
+        if fsync(target.directory) != 0, errno != EINVAL {
+            throw TagError(path: target.display, reason: "tags written, but syncing the folder failed: \(String(cString: strerror(errno)))")
         }
     }
 
-    private static func copy(_ source: String, to target: String, mode: mode_t, owner: uid_t, group: gid_t) throws {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw TagError(path: source, reason: "cannot read: \(String(cString: strerror(errno)))") }
-        defer { close(input) }
-        let output = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard output >= 0 else { throw TagError(path: source, reason: "cannot write beside it: \(String(cString: strerror(errno)))") }
-        defer { close(output) }
+    static func records(_ edit: TagEdit) -> (set: [UInt8], unset: [UInt8]) {
+        let set = edit.set.keys.sorted().flatMap { key in edit.set[key]!.map { (key: key, value: $0) } }
+        return (TagRecords.encode(set), TagRecords.encode(edit.unset.map { (key: $0, value: "") }))
+    }
+
+    /// Copies the open original into a new temporary file in the same folder, checking every write and the
+    /// final `fsync`/`close`, with the original's mode, owner and extended attributes.
+    private static func copy(from input: Int32, mode st: stat, into target: TagWriteTarget) throws {
+        let output = openat(target.directory, target.temporaryName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                            st.st_mode & 0o7777)
+        guard output >= 0 else {
+            throw TagError(path: target.display, reason: "cannot write beside it: \(String(cString: strerror(errno)))")
+        }
+        var closed = false
+        defer { if !closed { close(output) } }
+        func failure(_ what: String) -> TagError {
+            TagError(path: target.display, reason: "\(what): \(String(cString: strerror(errno))); the original is untouched")
+        }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: off_t = 0
         while true {
-            let n = read(input, &buffer, buffer.count)
-            if n < 0 { if errno == EINTR { continue }; throw TagError(path: source, reason: "read error") }
+            let n = buffer.withUnsafeMutableBytes { pread(input, $0.baseAddress, $0.count, offset) }
+            if n < 0 { if errno == EINTR { continue }; throw failure("read error") }
             if n == 0 { break }
             var written = 0
             while written < n {
                 let w = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, n - written) }
-                if w < 0 { if errno == EINTR { continue }; throw TagError(path: source, reason: "write error (disk full?)") }
+                if w < 0 { if errno == EINTR { continue }; throw failure("write error") }
+                if w == 0 { throw TagError(path: target.display, reason: "write made no progress; the original is untouched") }
                 written += w
             }
+            offset += off_t(n)
         }
-        _ = fchown(output, owner, group)
-        _ = fchmod(output, mode)
+        guard offset == st.st_size else {
+            throw TagError(path: target.display, reason: "the file changed size while it was copied; the original is untouched")
+        }
+        try copyExtendedAttributes(from: input, to: output, display: target.display)
+        _ = fchown(output, st.st_uid, st.st_gid)
+        guard fchmod(output, st.st_mode & 0o7777) == 0 else { throw failure("cannot set permissions") }
+        guard fsync(output) == 0 else { throw failure("sync failed") }
+        closed = true
+        guard close(output) == 0 else { throw failure("close failed") }
     }
 
-    private static func sync(_ path: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
+    /// Extended attributes (user.*, security labels, ACLs) travel with the copy; a file system without them
+    /// has none to lose.
+    private static func copyExtendedAttributes(from input: Int32, to output: Int32, display: String) throws {
+        let size = flistxattr(input, nil, 0)
+        guard size > 0 else { return }
+        var names = [CChar](repeating: 0, count: size)
+        let got = flistxattr(input, &names, size)
+        guard got > 0 else { return }
+        for raw in names[0..<got].split(separator: 0) {
+            let name = String(decoding: raw.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let length = fgetxattr(input, name, nil, 0)
+            guard length >= 0 else { continue }
+            var value = [UInt8](repeating: 0, count: max(length, 1))
+            let n = fgetxattr(input, name, &value, length)
+            guard n >= 0 else { continue }
+            if fsetxattr(output, name, value, n, 0) != 0, errno != ENOTSUP, errno != EPERM {
+                throw TagError(path: display, reason: "cannot keep extended attribute \(name): \(String(cString: strerror(errno))); the original is untouched")
+            }
+        }
+    }
+
+    /// Flushes what TagLib wrote to the copy; a failed sync (a full disk found late) abandons the write.
+    private static func flush(_ entry: String, in target: TagWriteTarget) throws {
+        let fd = openat(target.directory, entry, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { throw TagError(path: target.display, reason: "the edited copy vanished; the original is untouched") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else {
+            throw TagError(path: target.display, reason: "sync of the edited copy failed: \(String(cString: strerror(errno))); the original is untouched")
+        }
     }
 }

@@ -57,9 +57,13 @@ struct TagsCommand: ParsableCommand {
                 for input in paths {
                     let r = try resolver.resolve(input)
                     guard let path = r.resolved else {
-                        printError("\(input): \(r.refused.map { "refused: \($0)" } ?? "not found in the library")")
+                        printError("\(input): \(r.writeRefusal ?? "not found in the library")")
                         failed += 1
                         continue
+                    }
+                    if !r.isExact {
+                        let how = r.strategy == 3 ? "file name lookup" : "fuzzy word match"
+                        printError("\(input): no file at this path; showing \(path), found by \(how)")
                     }
                     do {
                         let tags = try TagReader.read(path: root.absolute(path))

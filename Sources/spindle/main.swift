@@ -52,4 +52,7 @@ func runSpindle() -> Never {
     }
 }
 
+// A file-size limit (ulimit -f) must fail a write with EFBIG, which the tag writer detects and survives,
+// rather than kill the process mid-batch.
+signal(SIGXFSZ, SIG_IGN)
 runSpindle()

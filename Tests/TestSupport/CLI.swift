@@ -18,9 +18,9 @@ public enum CLI {
         return Bundle.main.bundleURL.appendingPathComponent("spindle").path
     }
 
-    private static func process(_ arguments: [String], environment: [String: String]) -> Process {
+    private static func process(_ arguments: [String], environment: [String: String], shell: Bool = false) -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = URL(fileURLWithPath: shell ? "/bin/bash" : executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "SPINDLE_DB")
@@ -40,8 +40,9 @@ public enum CLI {
     }
 
     @discardableResult
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        let process = process(arguments, environment: environment)
+    /// `shell`: the arguments go to bash instead (`-c SCRIPT spindle ARGS...`), to set limits before exec.
+    public static func run(_ arguments: [String], environment: [String: String] = [:], shell: Bool = false) throws -> Result {
+        let process = process(arguments, environment: environment, shell: shell)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

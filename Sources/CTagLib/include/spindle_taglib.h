@@ -12,23 +12,29 @@ typedef struct spn_tag_info {
     int channels;
     int bits_per_sample;      /* 0 where the format has no fixed bit depth */
     char codec[32];           /* "flac", "mp3", "vorbis", "opus", "aac", "alac", ... */
-    /* Tag properties as "KEY\x1fVALUE\x1e" records; a multi-valued key repeats. malloc'd, may be NULL. */
+    /* Tag properties as length-prefixed records (see SPN_RECORDS below); a multi-valued key repeats.
+       malloc'd, may be NULL. */
     char *properties;
+    unsigned long properties_size;
     char error[256];
 } spn_tag_info;
+
+/* SPN_RECORDS: a sequence of (key, value) pairs, each string as a 4-byte little-endian length followed by
+   that many UTF-8 bytes. Lengths, not separators, delimit the strings, so a tag value holding any byte (control
+   characters, NUL) cannot be mistaken for another key or value. */
 
 /* Returns 1 on success, 0 on failure (error filled). Never throws. */
 int spn_tags_read(const char *path, spn_tag_info *out);
 void spn_tags_free(spn_tag_info *info);
 
 /* Edits the tags of `path` in place (Spindle calls it on a temporary copy, then renames). `set` holds
-   "KEY\x1fVALUE\x1e" records (a key repeated for several values) that replace those keys; `unset` holds
-   "KEY\x1e" records of keys to remove. Only changed frames are rewritten: TagLib keeps frames whose
+   SPN_RECORDS (a key repeated for several values) that replace those keys; `unset` holds SPN_RECORDS whose
+   keys are removed (their values are ignored). Only changed frames are rewritten: TagLib keeps frames whose
    properties are unchanged, and pictures and unknown frames are not properties. MP4 keys without an atom are
    written as ----:com.apple.iTunes: freeform items. `id3v2_version` 3 or 4 forces that version; 0 keeps the
    file's own. Returns 1 on success, 0 with `error` filled. Never throws. */
-int spn_tags_write(const char *path, const char *set, const char *unset, int id3v2_version,
-                   char *error, int error_size);
+int spn_tags_write(const char *path, const char *set, unsigned long set_size, const char *unset,
+                   unsigned long unset_size, int id3v2_version, char *error, int error_size);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,11 @@
 import Foundation
+import GRDB
 
 /// The words of a path for fuzzy matching: case and accents folded, split on anything that is not a letter
 /// or digit, without the file's extension and without its leading track number ("01 ", "1-03. ", "07 - "),
 /// which says nothing about which song it is. Other numbers ("Song 2", "1999") are kept.
+/// The fuzzy index (`file_words`) holds exactly these words, through the SQL function `spindle_path_words`,
+/// so a query and the index fold every character (ß, ligatures, full-width forms) the same way.
 public enum PathWords {
     public static func words(_ path: String) -> [String] {
         var components = path.split(separator: "/").map(String.init)
@@ -20,13 +23,20 @@ public enum PathWords {
             }
         }
         var out: [String] = []
+        var seen = Set<String>()
         for text in components + [name] {
             let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             for token in folded.split(whereSeparator: { !($0.isLetter || $0.isNumber) }) {
                 let word = String(token)
-                if !out.contains(word) { out.append(word) }
+                if seen.insert(word).inserted { out.append(word) }
             }
         }
         return out
+    }
+
+    /// `spindle_path_words(path)`: the words of a path joined by spaces, as the fuzzy index stores them.
+    static let sqlFunction = DatabaseFunction("spindle_path_words", argumentCount: 1, pure: true) { values in
+        guard let path = String.fromDatabaseValue(values[0]) else { return nil }
+        return words(path).joined(separator: " ")
     }
 }

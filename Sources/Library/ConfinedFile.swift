@@ -1,0 +1,115 @@
+import Foundation
+
+/// Why a file could not be reached inside the root at write time.
+public struct ConfinementError: Error, CustomStringConvertible, Sendable {
+    public let path: String
+    public let reason: String
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// A file of the library reached through its folder chain without following any symlink, with its folder
+/// held open. Whatever is read, written or renamed through it stays inside the root, even when a folder on
+/// the way is swapped for a symlink after the path was checked: the check happened by opening, not by
+/// looking. A symlink inside the library that leads to a file inside the root is followed once, up front,
+/// so an edit reaches the link's target and the link stays a link.
+public final class ConfinedFile {
+    /// The file's real path relative to the root (an in-root symlink resolved).
+    public let relativePath: String
+    /// The open folder that holds the file.
+    public let directory: Int32
+    /// The file's name in that folder.
+    public let name: String
+
+    /// `followingLink`: a symlink at `relative` that leads to a file inside the root is followed (edits
+    /// reach the target); without it the name itself must be a regular file.
+    public init(root: LibraryRoot, relative: String, followingLink: Bool = true) throws {
+        let components = relative.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard !components.isEmpty, !components.contains(".."), !components.contains("."), !relative.hasPrefix("/") else {
+            throw ConfinementError(path: relative, reason: "not a plain path inside the library")
+        }
+        var real = components
+        if followingLink, let resolved = realpath(root.absolute(relative), nil) {
+            let text = String(cString: resolved)
+            free(resolved)
+            guard text.hasPrefix(root.path + "/") else {
+                throw ConfinementError(path: relative, reason: "leads outside the library root; refused")
+            }
+            real = text.dropFirst(root.path.count + 1).split(separator: "/").map(String.init)
+        } else if followingLink, errno != ENOENT && errno != ENOTDIR {
+            throw ConfinementError(path: relative, reason: String(cString: strerror(errno)))
+        }
+        var fd = open(root.path.isEmpty ? "/" : root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw ConfinementError(path: relative, reason: "cannot open the library root") }
+        for folder in real.dropLast() {
+            let next = openat(fd, folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            let failure = errno
+            close(fd)
+            guard next >= 0 else {
+                let reason = failure == ELOOP || failure == ENOTDIR
+                    ? "folder \(folder) is a symlink or not a folder; refused (nothing is written outside the root)"
+                    : "cannot open folder \(folder): \(String(cString: strerror(failure)))"
+                throw ConfinementError(path: relative, reason: reason)
+            }
+            fd = next
+        }
+        var st = stat()
+        guard fstatat(fd, real.last!, &st, AT_SYMLINK_NOFOLLOW) == 0 else {
+            let reason = errno == ENOENT ? "no such file" : String(cString: strerror(errno))
+            close(fd)
+            throw ConfinementError(path: relative, reason: reason)
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw ConfinementError(path: relative, reason: "not a regular file (a symlink swapped in, or not a file)")
+        }
+        directory = fd
+        name = real.last!
+        relativePath = real.joined(separator: "/")
+    }
+
+    deinit { close(directory) }
+
+    /// A path naming `entry` in the held folder, for libraries that open files by path (TagLib, the
+    /// decoders): `/proc/self/fd/N` is the open folder itself, not whatever its old path names now.
+    public func path(_ entry: String) -> String { "/proc/self/fd/\(directory)/\(entry)" }
+
+    /// The file itself, through the held folder.
+    public var path: String { path(name) }
+
+    /// The file's current state, without following a symlink swapped in for it.
+    public func state() throws -> FileState {
+        var st = stat()
+        guard fstatat(directory, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else {
+            throw ConfinementError(path: relativePath, reason: "the file is gone")
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            throw ConfinementError(path: relativePath, reason: "no longer a regular file")
+        }
+        return FileState(size: Int64(st.st_size), mtimeNs: FileState.nanoseconds(st.st_mtim),
+                         contentKey: ContentKey.compute(path: path, size: Int64(st.st_size)))
+    }
+}
+
+/// What identifies one version of a file: size, modification time and content key. A file whose state
+/// differs from the one an edit was planned against has been changed by someone else.
+public struct FileState: Sendable, Equatable {
+    public var size: Int64
+    public var mtimeNs: Int64
+    public var contentKey: String?
+
+    public init(size: Int64, mtimeNs: Int64, contentKey: String?) {
+        self.size = size
+        self.mtimeNs = mtimeNs
+        self.contentKey = contentKey
+    }
+
+    public static func nanoseconds(_ t: timespec) -> Int64 { Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec) }
+
+    /// What differs from `expected`, or nil when nothing does (a missing key on either side is not compared).
+    public func difference(from expected: FileState) -> String? {
+        if size != expected.size { return "size \(expected.size) → \(size)" }
+        if mtimeNs != expected.mtimeNs { return "modification time changed" }
+        if let a = contentKey, let b = expected.contentKey, a != b { return "content changed" }
+        return nil
+    }
+}

@@ -1,0 +1,43 @@
+import AudioDecoding
+import Foundation
+import Library
+import Tagging
+
+/// One file's tag write as batches and undo make it: the file reached through its folder chain without
+/// following symlinks (confinement holds at write time, not only when the batch was planned), skipped as
+/// a conflict when it is no longer the version the edit was planned against, and replaced only by a copy
+/// whose decoded audio equals the original's.
+enum TagFileWrite {
+    /// Writes `edit` to `relativePath` and returns the file's state afterwards (for undo's conflict check).
+    /// Throws `TagConflict` when the file changed since `expected`; any other error leaves it untouched.
+    static func write(_ edit: TagEdit, to relativePath: String, expected: FileState?, root: LibraryRoot,
+                      id3v2Version: Int = 0) throws -> FileState {
+        let file = try ConfinedFile(root: root, relative: relativePath)
+        let target = TagWriteTarget(directory: file.directory, name: file.name,
+                                    temporaryName: SpindleTemporary.name(extension: (file.name as NSString).pathExtension),
+                                    display: relativePath)
+        let checks = TagWriteChecks(original: { _ in
+            guard let expected else { return }
+            if let change = try file.state().difference(from: expected) {
+                throw TagConflict(path: relativePath, reason: "the file changed since the edit was planned (\(change)); skipped")
+            }
+        }, audio: { original, copy in
+            let before = try AudioDigest.of(path: original)
+            let after: AudioDigest
+            do { after = try AudioDigest.of(path: copy) } catch {
+                throw TagError(path: relativePath, reason: "the edited copy does not decode (\(error)); the original is untouched")
+            }
+            guard before == after else {
+                throw TagError(path: relativePath, reason: "the edited copy's audio differs from the original's "
+                    + "(\(after) instead of \(before)); the original is untouched")
+            }
+        })
+        try TagWriter.apply(edit, at: target, id3v2Version: id3v2Version, checks: checks)
+        return try file.state()
+    }
+
+    /// The state of a library file now, for a plan to be checked against at write time.
+    static func state(of relativePath: String, root: LibraryRoot) throws -> FileState {
+        try ConfinedFile(root: root, relative: relativePath).state()
+    }
+}

@@ -1,0 +1,190 @@
+import AudioDecoding
+import CXattr
+import Foundation
+import Library
+@testable import Pipeline
+import Store
+import Tagging
+import TestSupport
+import XCTest
+
+/// Attacks on tag writes (issue: tag writes never lose audio, confinement holds under races): a disk that
+/// fills mid-write, folders swapped for symlinks after planning, guessed targets, files changed between plan
+/// and write, links, extended attributes, long names and other processes' temporary copies.
+final class TagWriteSafetyTests: XCTestCase {
+    var dir = ""
+    var library = ""
+    var db = ""
+
+    override func setUpWithError() throws {
+        dir = try Synth.temporaryDirectory("tagsafety")
+        library = dir + "/music"
+        db = dir + "/spindle.db"
+        try FileManager.default.createDirectory(atPath: library + "/A", withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func spindle(_ arguments: [String]) throws -> CLI.Result {
+        try CLI.run(["--db", db, "--library", library] + arguments)
+    }
+
+    func title(_ path: String) throws -> String? { try TagReader.read(path: path).first("TITLE") }
+
+    func temporaries(_ folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".spindle-tmp-") }
+    }
+
+    // 1. A file-size limit lets the copy through but stops TagLib partway through rewriting the file: TagLib
+    // ignores the error. The write must notice (the audio differs) and leave the original as it was.
+    func testDiskFullDuringATagWriteLeavesTheOriginalWhole() throws {
+        let path = library + "/A/long.flac"
+        try Synth.write(Synth.noise(seconds: 30, rmsDBFS: -20), to: path, format: .flac16)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertEqual(try spindle(["scan"]).status, 0)
+        // The copy (the file's own size) fits under the limit; the 120 KB comment does not.
+        let limitBlocks = before.count / 1024 + 16
+        let comment = String(repeating: "x", count: 120_000)
+        let command = "trap '' XFSZ; ulimit -f \(limitBlocks); exec \"$0\" \"$@\""
+        let r = try CLI.run(["-c", command, CLI.executable, "--db", db, "--library", library, "tags", "set", "A/long.flac",
+                             "--set", "COMMENT=" + comment], shell: true)
+        XCTAssertEqual(r.status, 3, r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("failed A/long.flac"), r.stdout)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "the original is byte-for-byte untouched")
+        XCTAssertEqual(try AudioDigest.of(path: path).frames, 30 * 44100)
+        XCTAssertEqual(try temporaries(library + "/A"), [], "the partial copy is removed")
+    }
+
+    // 2. Planned while A was a folder of the library; A is then swapped for a symlink to a folder outside.
+    func testAFolderSwappedForASymlinkAfterPlanningIsNotWrittenThrough() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/A/x.flac", format: .flac16)
+        let outside = dir + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: library + "/A/x.flac", toPath: outside + "/x.flac")
+        let outsideBefore = try Data(contentsOf: URL(fileURLWithPath: outside + "/x.flac"))
+        let database = try SpindleDatabase(path: db)
+        let root = try LibraryRoot(path: library)
+        _ = try LibraryScanner(database: database, root: root).scan()
+        let resolver = try PathResolver(database: database, root: root)
+        let (plans, refusals) = try TagBatch.plan([(input: "A/x.flac", edit: TagEdit(set: ["TITLE": ["Pwned"]]))],
+                                                  resolver: resolver, database: database, allowCustom: false)
+        XCTAssertEqual(plans.count, 1)
+        XCTAssertTrue(refusals.isEmpty)
+        try FileManager.default.moveItem(atPath: library + "/A", toPath: dir + "/A-moved")
+        try FileManager.default.createSymbolicLink(atPath: library + "/A", withDestinationPath: outside)
+        let report = try TagBatch.apply(plans, command: "test", database: database, root: root)
+        XCTAssertEqual(report.filesChanged, 0)
+        XCTAssertEqual(report.failed.count, 1)
+        XCTAssertTrue(report.failed.first?.reason.contains("refused") ?? false, "\(report.failed)")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: outside + "/x.flac")), outsideBefore)
+        XCTAssertEqual(try temporaries(outside), [])
+    }
+
+    // 2. Undo of a batch whose folder was moved outside the root and symlinked back.
+    func testUndoDoesNotFollowAFolderMovedOutsideAndLinkedBack() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/A/x.flac", format: .flac16)
+        XCTAssertEqual(try spindle(["tags", "set", "A/x.flac", "--set", "TITLE=New"]).status, 0)
+        let outside = dir + "/elsewhere"
+        try FileManager.default.moveItem(atPath: library + "/A", toPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: library + "/A", withDestinationPath: outside)
+        let undo = try spindle(["tags", "undo", "--last"])
+        XCTAssertEqual(undo.status, 3, undo.stdout + undo.stderr)
+        XCTAssertEqual(try title(outside + "/x.flac"), "New", "the file outside the root keeps what it has")
+    }
+
+    // 3. A name that does not exist must not plan an edit of some other file found by name or words.
+    func testWritesRefuseFilesFoundByNameOrWords() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/A/Lovely Song.flac", format: .flac16)
+        XCTAssertEqual(try spindle(["scan"]).status, 0)
+        for guess in ["Other Folder/Lovely Song.flac", "Lovely Song Remix.flac"] {
+            let r = try spindle(["tags", "set", guess, "--set", "TITLE=Clobbered"])
+            XCTAssertEqual(r.status, 3, guess + r.stdout)
+            XCTAssertTrue(r.stdout.contains("writes need the file's own path"), r.stdout)
+        }
+        let fix = try spindle(["tags", "fix", "whitespace", "Lovely Song Remix.flac"])
+        XCTAssertEqual(fix.status, 2, fix.stderr)
+        XCTAssertNil(try title(library + "/A/Lovely Song.flac"))
+        // Reads still resolve the guess and say what they matched.
+        let show = try spindle(["tags", "show", "Other Folder/Lovely Song.flac"])
+        XCTAssertEqual(show.status, 0, show.stderr)
+        XCTAssertTrue(show.stdout.hasPrefix("A/Lovely Song.flac"), show.stdout)
+        XCTAssertTrue(show.stderr.contains("file name lookup"), show.stderr)
+        // The path itself, or with leading components stripped, still writes.
+        XCTAssertEqual(try spindle(["tags", "set", "/music/A/Lovely Song.flac", "--set", "TITLE=Fine"]).status, 0)
+        XCTAssertEqual(try title(library + "/A/Lovely Song.flac"), "Fine")
+    }
+
+    // 4. Changed by someone else between plan and write: skipped and reported, never overwritten.
+    func testAFileChangedBetweenPlanAndWriteIsSkipped() throws {
+        let path = library + "/A/x.flac"
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: path, format: .flac16)
+        let database = try SpindleDatabase(path: db)
+        let root = try LibraryRoot(path: library)
+        _ = try LibraryScanner(database: database, root: root).scan()
+        let resolver = try PathResolver(database: database, root: root)
+        let (plans, _) = try TagBatch.plan([(input: "A/x.flac", edit: TagEdit(set: ["TITLE": ["Batch"]]))],
+                                           resolver: resolver, database: database, allowCustom: false)
+        // Another program edits the file (new tags, same name) after the plan.
+        Thread.sleep(forTimeInterval: 0.02)
+        _ = try TagFileWrite.write(TagEdit(set: ["TITLE": ["Theirs"], "ARTIST": ["Them"]]), to: "A/x.flac", expected: nil, root: root)
+        let report = try TagBatch.apply(plans, command: "test", database: database, root: root)
+        XCTAssertEqual(report.filesChanged, 0)
+        XCTAssertEqual(report.conflicts.count, 1, "\(report.failed)")
+        XCTAssertEqual(try title(path), "Theirs")
+        // Nothing was written, so undo restores nothing stale.
+        let undo = try TagBatch.undo(batch: report.batchId, database: database, root: root)
+        XCTAssertEqual(undo.filesChanged, 0)
+        XCTAssertEqual(try title(path), "Theirs")
+    }
+
+    // 11. An in-library symlink is written through to its target and stays a link; xattrs survive.
+    func testLinksStayLinksAndExtendedAttributesAreKept() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/A/real.flac", format: .flac16)
+        try FileManager.default.createSymbolicLink(atPath: library + "/link.flac", withDestinationPath: "A/real.flac")
+        let xattrSet = setxattr(library + "/A/real.flac", "user.spindle-test", "kept", 4, 0) == 0
+        XCTAssertEqual(try spindle(["tags", "set", "link.flac", "--set", "TITLE=Through"]).status, 0)
+        let attributes = try FileManager.default.attributesOfItem(atPath: library + "/link.flac")
+        XCTAssertEqual(attributes[.type] as? FileAttributeType, .typeSymbolicLink, "the link is still a link")
+        XCTAssertEqual(try title(library + "/A/real.flac"), "Through", "its target has the new tags")
+        if xattrSet {
+            var value = [UInt8](repeating: 0, count: 16)
+            let n = getxattr(library + "/A/real.flac", "user.spindle-test", &value, value.count)
+            XCTAssertEqual(n, 4)
+            XCTAssertEqual(String(decoding: value.prefix(max(n, 0)), as: UTF8.self), "kept")
+        }
+    }
+
+    // 15. A 250-byte name: the temporary name no longer grows with the original's.
+    func testAFileWithALongNameCanBeEdited() throws {
+        let name = String(repeating: "n", count: 245) + ".flac"
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/A/" + name, format: .flac16)
+        let r = try spindle(["tags", "set", "A/" + name, "--set", "TITLE=Long"])
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        XCTAssertEqual(try title(library + "/A/" + name), "Long")
+    }
+
+    // 10. Scans remove only Spindle's own abandoned copies.
+    func testScansRemoveOnlyAbandonedSpindleTemporaries() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/A/x.flac", format: .flac16)
+        let dead = Process()
+        dead.executableURL = URL(fileURLWithPath: "/bin/true")
+        try dead.run()
+        dead.waitUntilExit()
+        let users = library + "/A/.spindle-tmp-my-notes.txt"
+        let inFlight = library + "/A/" + ".spindle-tmp-\(getpid())-0123456789abcdef.flac"
+        let abandoned = library + "/A/" + ".spindle-tmp-\(dead.processIdentifier)-fedcba9876543210.flac"
+        for path in [users, inFlight, abandoned] { XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("x".utf8))) }
+        // The in-flight copy belongs to a live process (this test) and is newer than the scan's run.
+        let root = try LibraryRoot(path: library)
+        _ = try LibraryScanner(database: try SpindleDatabase(path: db), root: root, runStarted: Date(timeIntervalSinceNow: -60)).scan()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: users), "a user's own file is never removed")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: inFlight), "another process's copy in flight is kept")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: abandoned), "a dead writer's copy is removed")
+        // bench walks the library too, and removes nothing.
+        XCTAssertTrue(FileManager.default.createFile(atPath: abandoned, contents: Data("x".utf8)))
+        XCTAssertEqual(try spindle(["bench", library]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: abandoned))
+    }
+}
