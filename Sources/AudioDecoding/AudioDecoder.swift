@@ -13,6 +13,21 @@ public protocol AudioDecoder: AnyObject {
 }
 
 public enum AudioDecoders {
+    /// The sample rates the analyzers are built for. A header claiming 1 Hz (or 10 MHz) is crafted or
+    /// broken: its "duration" would be days and its filters degenerate, so it is refused up front.
+    public static let supportedSampleRates = 8_000...768_000
+    public static let maxChannels = 64
+
+    static func check(_ format: AudioFormat, path: String) throws {
+        guard supportedSampleRates.contains(format.sampleRate) else {
+            throw DecodeError(.unsupported, path: path,
+                              reason: "sample rate \(format.sampleRate) Hz is outside the supported 8–768 kHz")
+        }
+        guard (1...maxChannels).contains(format.channels) else {
+            throw DecodeError(.unsupported, path: path, reason: "\(format.channels) channels (1–\(maxChannels) supported)")
+        }
+    }
+
     /// Opens `path` with the backend its container needs: libmpg123 for MP3 (exact length even without a
     /// Xing header), libsndfile for what it decodes exactly, FFmpeg for the rest and as a fallback.
     public static func open(path: String) throws -> any AudioDecoder {
@@ -24,20 +39,23 @@ public enum AudioDecoders {
             throw DecodeError(.notAudio, path: path, reason: "not a regular file")
         }
         let container = try ContainerSniffer.sniff(path: path)
+        let decoder: any AudioDecoder
         switch container {
         case .mp3:
-            return try Mpg123Decoder(path: path)
+            decoder = try Mpg123Decoder(path: path)
         case .flac, .wav, .aiff, .au, .ogg:
             do {
-                return try SndfileDecoder(path: path)
+                decoder = try SndfileDecoder(path: path)
             } catch let sndfileError as DecodeError {
                 // Ogg FLAC, exotic WAV codecs, FLAC behind ID3: FFmpeg decodes what libsndfile cannot.
-                do { return try FFmpegDecoder(path: path) } catch { throw sndfileError }
+                do { decoder = try FFmpegDecoder(path: path) } catch { throw sndfileError }
             }
         case .mp4, .adts, .wavpack, .ape, .asf, .caf, .matroska:
-            return try FFmpegDecoder(path: path)
+            decoder = try FFmpegDecoder(path: path)
         case .unknown:
             throw DecodeError(.notAudio, path: path, reason: "not an audio file (no known audio container signature)")
         }
+        try check(decoder.format, path: path)
+        return decoder
     }
 }

@@ -47,7 +47,7 @@ public enum AnalyzeStage {
             let duration: Double = row[4] ?? Double(size) / 8000
             return PoolJob(job: WorkerJob(id: i, kind: .analyze, path: context.root.absolute(row[1])), relativePath: row[1],
                            fileId: row[0],
-                           contentKey: row[2], timeout: runtime.timeoutBase + runtime.timeoutPerAudioSecond * duration)
+                           contentKey: row[2], timeout: runtime.timeout(audioSeconds: duration))
         }
         let progress = ProgressReporter(label: "analyze", total: jobs.count, verbosity: context.verbosity)
         let options = context.settings.analysis

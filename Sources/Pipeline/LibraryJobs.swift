@@ -68,6 +68,8 @@ public enum LibraryJobs {
         public var analysis: AnalyzeStage.Report?
         public var tagfix: TagBatch.Report?
         public var rescanned: String?
+        /// The Subsonic server could not be told to rescan (counts as a failure: exit code 3).
+        public var rescanFailed = false
         public var genres: GenresStage.Report?
         public var reportWritten: String?
         public var interruptedRuns = 0
@@ -75,6 +77,7 @@ public enum LibraryJobs {
         /// Files that failed at some stage in this run (exit code 3 when non-zero).
         public var failures: Int {
             (tags?.failed ?? 0) + (analysis?.failed ?? 0) + (tagfix.map { $0.failed.count + $0.conflicts.count + $0.refusals.count } ?? 0)
+                + (rescanFailed ? 1 : 0)
         }
 
         public func summary() -> String {
@@ -204,6 +207,7 @@ public enum LibraryJobs {
                     outcome.rescanned = "rescan requested"
                 } catch {
                     outcome.rescanned = "rescan failed: \(error)"
+                    outcome.rescanFailed = true
                 }
             }
             outcome.seconds = monotonicSeconds() - started

@@ -21,7 +21,26 @@ public enum NavidromeImport {
         var title, album, albumArtist, artist, suffix: String?
     }
 
+    /// A column's value as text whatever SQLite type it has; a BLOB only when it is valid UTF-8.
+    static func text(_ value: DatabaseValue) -> String? {
+        switch value.storage {
+        case .null: return nil
+        case .int64(let i): return String(i)
+        case .double(let d): return d.isFinite ? String(d) : nil
+        case .string(let s): return s
+        case .blob(let data): return String(data: data, encoding: .utf8)
+        }
+    }
+
     public static func run(navidromeDB: String, database: SpindleDatabase, root: LibraryRoot) throws -> Report {
+        // Only a regular file: opening a FIFO or a device would hang or read forever.
+        var st = stat()
+        guard stat(navidromeDB, &st) == 0 else {
+            throw ConfigurationError("cannot read Navidrome database \(navidromeDB): \(String(cString: strerror(errno)))")
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            throw ConfigurationError("Navidrome database \(navidromeDB) is not a regular file")
+        }
         guard FileManager.default.isReadableFile(atPath: navidromeDB) else {
             throw ConfigurationError("cannot read Navidrome database \(navidromeDB)")
         }
@@ -40,9 +59,12 @@ public enum NavidromeImport {
                        \(column("album_artist")), \(column("artist")), \(column("suffix"))
                 FROM media_file m \(hasLibrary ? "LEFT JOIN library l ON l.id = m.library_id" : "")
                 """
-            return try Row.fetchAll(db, sql: sql).map {
-                Track(id: $0[0], path: $0[1], libraryPath: $0[2], title: $0[3], album: $0[4], albumArtist: $0[5],
-                      artist: $0[6], suffix: $0[7])
+            // Any column may hold any type in SQLite (a NULL id, an integer title, a BLOB path): read each as
+            // text where it can be, and pass over rows without an id or a path.
+            return try Row.fetchAll(db, sql: sql).compactMap { row -> Track? in
+                guard let id = text(row[0]), !id.isEmpty, let path = text(row[1]), !path.isEmpty else { return nil }
+                return Track(id: id, path: path, libraryPath: text(row[2]), title: text(row[3]), album: text(row[4]),
+                             albumArtist: text(row[5]), artist: text(row[6]), suffix: text(row[7]))
             }
         }
         let resolver = try PathResolver(database: database, root: root)

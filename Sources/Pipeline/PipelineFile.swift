@@ -47,6 +47,7 @@ public struct PipelineFile: Sendable {
             var url: String?
             var user: String?
             var password: String?
+            var password_file: String?
             var token: String?
             var salt: String?
         }
@@ -56,6 +57,7 @@ public struct PipelineFile: Sendable {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ConfigurationError("cannot read pipeline file \(path)")
         }
+        try TOMLSchema.pipeline.check(text: text, file: "pipeline file \(path)")
         let document: Document
         let settings: ConfigFile
         do {
@@ -107,12 +109,27 @@ public struct PipelineFile: Sendable {
                 file.tagfix = TagfixRequest(source: .fixers(fixers, paths: nil), command: "run \(name)", dryRun: t.dry_run ?? false)
             }
         }
-        if let n = document.navidrome, let urlText = n.url, let url = URL(string: urlText), let user = n.user {
-            if let token = n.token, let salt = n.salt {
-                file.rescan = SubsonicClient(baseURL: url, user: user, credentials: .token(token: token, salt: salt))
-            } else if let password = n.password {
-                file.rescan = SubsonicClient(baseURL: url, user: user, credentials: .password(password))
+        if let n = document.navidrome {
+            guard let urlText = n.url, let url = URL(string: urlText), url.scheme == "http" || url.scheme == "https",
+                  let user = n.user else {
+                throw ConfigurationError("pipeline \(path): [navidrome] needs url = \"http(s)://...\" and user")
             }
+            let credentials: SubsonicClient.Credentials
+            if let token = n.token, let salt = n.salt {
+                SecretFiles.warnIfReadableByOthers(path, holding: "a Subsonic token", warn: log)
+                credentials = .token(token: token, salt: salt)
+            } else if let passwordFile = n.password_file {
+                credentials = .password(try SecretFiles.password(file: passwordFile, warn: log))
+            } else if let password = n.password {
+                SecretFiles.warnIfReadableByOthers(path, holding: "a password", warn: log)
+                credentials = .password(password)
+            } else if let password = ProcessInfo.processInfo.environment[SecretFiles.passwordVariable], !password.isEmpty {
+                credentials = .password(password)
+            } else {
+                throw ConfigurationError("pipeline \(path): [navidrome] needs password_file, password, or token with salt "
+                    + "(or \(SecretFiles.passwordVariable) in the environment)")
+            }
+            file.rescan = SubsonicClient(baseURL: url, user: user, credentials: credentials)
         }
         return file
     }

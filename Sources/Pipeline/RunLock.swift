@@ -15,8 +15,18 @@ public final class RunLock {
 
     public init(databasePath: String, command: String) throws {
         path = databasePath + ".lock"
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw PipelineError("cannot open lock file \(path): \(String(cString: strerror(errno)))") }
+        // Never through a symlink (a link planted at DB.lock would have its target truncated), and only a
+        // regular file (a FIFO would block).
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        guard fd >= 0 else {
+            let reason = errno == ELOOP ? "it is a symlink; refusing to follow it (remove it)" : String(cString: strerror(errno))
+            throw PipelineError("cannot open lock file \(path): \(reason)")
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw PipelineError("lock file \(path) is not a regular file; remove it")
+        }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             var buffer = [UInt8](repeating: 0, count: 512)
             let n = pread(fd, &buffer, buffer.count, 0)

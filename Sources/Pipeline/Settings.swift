@@ -24,12 +24,14 @@ struct ConfigFile: Decodable {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             worker_timeout_base_s = c.number(.worker_timeout_base_s)
             worker_timeout_per_audio_s = c.number(.worker_timeout_per_audio_s)
+            worker_timeout_max_s = c.number(.worker_timeout_max_s)
         }
         enum CodingKeys: String, CodingKey {
-            case worker_timeout_base_s, worker_timeout_per_audio_s
+            case worker_timeout_base_s, worker_timeout_per_audio_s, worker_timeout_max_s
         }
         var worker_timeout_base_s: Double?
         var worker_timeout_per_audio_s: Double?
+        var worker_timeout_max_s: Double?
     }
 
     struct AnalysisSection: Decodable {
@@ -78,6 +80,7 @@ struct ConfigFile: Decodable {
         if let r = top.runtime {
             runtime.worker_timeout_base_s = r.worker_timeout_base_s ?? runtime.worker_timeout_base_s
             runtime.worker_timeout_per_audio_s = r.worker_timeout_per_audio_s ?? runtime.worker_timeout_per_audio_s
+            runtime.worker_timeout_max_s = r.worker_timeout_max_s ?? runtime.worker_timeout_max_s
         }
         merged.runtime = runtime
         return merged
@@ -87,6 +90,7 @@ struct ConfigFile: Decodable {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ConfigurationError("cannot read config file \(path)")
         }
+        try TOMLSchema.config.check(text: text, file: "config file \(path)")
         do {
             return try TOMLDecoder().decode(ConfigFile.self, from: text)
         } catch {
@@ -103,10 +107,18 @@ public struct Settings: Sendable {
     public var analysis: AnalysisOptions
     public var runtime = Runtime()
 
-    /// How long a worker may take on one file before it is killed: base + per-second-of-audio × length.
+    /// How long a worker may take on one file before it is killed: base + per-second-of-audio × length,
+    /// capped, since a length comes from a header a crafted file can inflate.
     public struct Runtime: Sendable {
         public var timeoutBase: Double = 60
         public var timeoutPerAudioSecond: Double = 0.5
+        /// Full analysis runs at hundreds of times real time: an hour covers a day-long recording.
+        public var timeoutMax: Double = 3600
+
+        public func timeout(audioSeconds: Double) -> Double {
+            let length = audioSeconds.isFinite ? max(0, audioSeconds) : 0
+            return min(timeoutMax, timeoutBase + timeoutPerAudioSecond * length)
+        }
     }
 
     public struct Overrides: Sendable {
@@ -152,9 +164,11 @@ public struct Settings: Sendable {
         if let r = file?.runtime {
             if let v = r.worker_timeout_base_s { settings.runtime.timeoutBase = v }
             if let v = r.worker_timeout_per_audio_s { settings.runtime.timeoutPerAudioSecond = v }
+            if let v = r.worker_timeout_max_s { settings.runtime.timeoutMax = v }
         }
-        guard settings.runtime.timeoutBase > 0, settings.runtime.timeoutPerAudioSecond >= 0 else {
-            throw ConfigurationError("worker timeouts must be positive")
+        guard settings.runtime.timeoutBase > 0, settings.runtime.timeoutPerAudioSecond >= 0,
+              settings.runtime.timeoutMax >= settings.runtime.timeoutBase else {
+            throw ConfigurationError("worker timeouts must be positive, with worker_timeout_max_s ≥ worker_timeout_base_s")
         }
         return settings
     }

@@ -5,21 +5,41 @@ import FoundationNetworking
 
 /// Asks a Subsonic server (Navidrome) to rescan its library: `startScan`, retried on transient failures
 /// (connection errors, HTTP 5xx and 429) after 1 s, 2 s and 4 s.
+///
+/// The password never travels: each request carries `t = md5(password + salt)` with a fresh random salt
+/// (the Subsonic API's token authentication), and no message prints the password or a URL's user info.
 public struct SubsonicClient: Sendable {
     public enum Credentials: Sendable {
         case password(String)
         case token(token: String, salt: String)
     }
 
-    public var baseURL: URL
+    /// The server's address without any `user:password@` part.
+    public private(set) var baseURL: URL
     public var user: String
     public var credentials: Credentials
     public var backoff: [Double] = [1, 2, 4]
 
     public init(baseURL: URL, user: String, credentials: Credentials) {
-        self.baseURL = baseURL
+        self.baseURL = Self.withoutUserInfo(baseURL)
         self.user = user
         self.credentials = credentials
+    }
+
+    /// The URL with any user info removed, for requests and for every message that names the server.
+    public static func withoutUserInfo(_ url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              components.user != nil || components.password != nil else { return url }
+        components.user = nil
+        components.password = nil
+        return components.url ?? url
+    }
+
+    /// A fresh salt per request: 16 hex digits from the system's random source.
+    static func salt() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let value = String(generator.next() as UInt64, radix: 16)
+        return String(repeating: "0", count: 16 - value.count) + value
     }
 
     public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -34,7 +54,8 @@ public struct SubsonicClient: Sendable {
                      URLQueryItem(name: "c", value: "spindle"), URLQueryItem(name: "f", value: "json")]
         switch credentials {
         case .password(let p):
-            items.append(URLQueryItem(name: "p", value: "enc:" + p.utf8.map { String(format: "%02x", $0) }.joined()))
+            let salt = Self.salt()
+            items += [URLQueryItem(name: "t", value: MD5.hex(p + salt)), URLQueryItem(name: "s", value: salt)]
         case .token(let t, let s):
             items += [URLQueryItem(name: "t", value: t), URLQueryItem(name: "s", value: s)]
         }

@@ -11,7 +11,7 @@ final class WorkerProcess {
     let pid: pid_t
     private let input: Int32
     private let output: Int32
-    private var buffer = Data()
+    private var buffer = LineBuffer()
     private var exited = false
 
     init(executable: String, arguments: [String]) throws {
@@ -75,11 +75,7 @@ final class WorkerProcess {
     func receive(timeout: Double) -> Reply {
         let deadline = monotonicSeconds() + timeout
         while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = buffer[buffer.startIndex..<newline]
-                buffer.removeSubrange(buffer.startIndex...newline)
-                return .line(Data(line))
-            }
+            if let line = buffer.nextLine() { return .line(line) }
             let remaining = deadline - monotonicSeconds()
             if remaining <= 0 { return .timedOut }
             var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
@@ -89,7 +85,7 @@ final class WorkerProcess {
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             let n = read(output, &chunk, chunk.count)
             if n > 0 {
-                buffer.append(contentsOf: chunk[0..<n])
+                chunk.withUnsafeBytes { buffer.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
             } else if n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN) {
                 return .died(reap())
             }

@@ -10,7 +10,7 @@ enum MarkdownReport {
             out += "| \(cell(g.name)) | \(g.kind.rawValue) | \(g.members.count) | \(String(format: "%.2f", g.confidence)) |\n"
         }
         for g in data.genres {
-            out += "\n## \(g.name)\n\n\(g.kind.rawValue), confidence \(String(format: "%.2f", g.confidence)): \(g.description)\n\n"
+            out += "\n## \(cell(g.name))\n\n\(g.kind.rawValue), confidence \(String(format: "%.2f", g.confidence)): \(cell(g.description))\n\n"
             out += "| track | score | why |\n|---|---:|---|\n"
             for m in g.members {
                 out += "| \(cell(m.path)) | \(String(format: "%.2f", m.score)) | \(cell(m.explanation)) |\n"
@@ -19,7 +19,21 @@ enum MarkdownReport {
         return out
     }
 
+    /// Text from tags, file names and rules as inert Markdown: Markdown's own punctuation (links, images,
+    /// emphasis, table pipes) backslash-escaped, on one line, then HTML escaped as the HTML report escapes it.
     static func cell(_ s: String) -> String {
-        s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+        var out = ""
+        for c in s {
+            switch c {
+            case "\\", "`", "*", "_", "[", "]", "(", ")", "#", "!", "|", "~", "{", "}":
+                out.append("\\")
+                out.append(c)
+            case "\n", "\r", "\t":
+                out.append(" ")
+            default:
+                out.append(c)
+            }
+        }
+        return HTMLReport.escape(out)
     }
 }

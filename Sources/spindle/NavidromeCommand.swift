@@ -37,33 +37,48 @@ struct NavidromeCommand: ParsableCommand {
     struct Rescan: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Ask a Subsonic server to rescan (startScan), retrying transient failures.",
-            discussion: "Give --password, or --token and --salt. The user must be an admin on Navidrome.")
+            discussion: """
+                The password is read from --password-file or from $SPINDLE_SUBSONIC_PASSWORD and never sent: each \
+                request carries md5(password + a fresh salt). --password works too, but other users see it in `ps`. \
+                The user must be an admin on Navidrome.
+                """)
         @OptionGroup var global: GlobalOptions
         @Option(help: "Server address, e.g. http://localhost:4533.") var url: String
         @Option(help: "User name.") var user: String
-        @Option(help: "Password (sent hex-encoded, as enc:…).") var password: String?
+        @Option(name: .customLong("password-file"), help: "A file whose first line is the password (chmod 600 it).")
+        var passwordFile: String?
+        @Option(help: "The password (visible to other users in `ps`: prefer --password-file).") var password: String?
         @Option(help: "Token: md5(password + salt).") var token: String?
         @Option(help: "Salt used for the token.") var salt: String?
 
         func run() throws {
             try runCommand {
-                guard let base = URL(string: url), base.scheme == "http" || base.scheme == "https" else {
+                guard let given = URL(string: url), given.scheme == "http" || given.scheme == "https", given.host != nil else {
                     throw CommandFailure.usage("--url must be an http(s) address")
                 }
+                let base = SubsonicClient.withoutUserInfo(given)
                 let credentials: SubsonicClient.Credentials
                 if let token, let salt {
                     credentials = .token(token: token, salt: salt)
+                } else if let passwordFile {
+                    credentials = .password(try SecretFiles.password(file: passwordFile, warn: printError))
                 } else if let password {
+                    printError("warning: --password is visible to other users in `ps`; use --password-file or \(SecretFiles.passwordVariable)")
+                    credentials = .password(password)
+                } else if let password = ProcessInfo.processInfo.environment[SecretFiles.passwordVariable], !password.isEmpty {
+                    credentials = .password(password)
+                } else if let password = URLComponents(url: given, resolvingAgainstBaseURL: false)?.password, !password.isEmpty {
+                    printError("warning: a password in --url is visible to other users in `ps`; use --password-file")
                     credentials = .password(password)
                 } else {
-                    throw CommandFailure.usage("give --password, or --token with --salt")
+                    throw CommandFailure.usage("give --password-file FILE (or set \(SecretFiles.passwordVariable)), or --token with --salt")
                 }
                 let client = SubsonicClient(baseURL: base, user: user, credentials: credentials)
                 do {
                     let attempts = try client.startScan { message in
                         if global.verbosity > .quiet { printError(message) }
                     }
-                    if global.verbosity > .quiet { print("rescan started on \(url) (attempt \(attempts))") }
+                    if global.verbosity > .quiet { print("rescan started on \(base.absoluteString) (attempt \(attempts))") }
                     return 0
                 } catch let failure as SubsonicClient.Failure {
                     throw CommandFailure.fatal("rescan failed: \(failure.description)")

@@ -91,3 +91,38 @@ final class ReportTests: XCTestCase {
         }
     }
 }
+
+/// Tag values and file names are hostile input: no report format may let them run as a formula or as HTML.
+final class ReportInjectionTests: XCTestCase {
+    let hostile = ReportData(
+        title: "Injection", generatedAt: Date(timeIntervalSince1970: 1_700_000_000),
+        genres: [CompositeGenre(name: "=HYPERLINK(\"http://x\")", kind: .rule, confidence: 0.9, description: "<b>bold</b>",
+                                members: [Membership(path: "+cmd|' /C calc'!A0.mp3", score: 1, explanation: "@SUM(1)"),
+                                          Membership(path: "<img src=x onerror=alert(1)>.flac", score: 1,
+                                                     explanation: "[click](javascript:alert(1)) -2+3")])],
+        tracks: [])
+
+    func testCSVCellsThatLookLikeFormulasAreNeutralised() {
+        let csv = ReportFormat.csv.render(hostile)
+        let cells = csv.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty }
+        XCTAssertEqual(cells.count, 2)
+        for line in cells {
+            // Every field, quoted or not, must not begin with a formula character.
+            for field in line.split(separator: ",", omittingEmptySubsequences: false) {
+                let bare = field.hasPrefix("\"") ? field.dropFirst() : field[...]
+                XCTAssertFalse(bare.first.map { "=+-@".contains($0) } ?? false, "\(field) in \(line)")
+            }
+        }
+        XCTAssertTrue(csv.contains("'=HYPERLINK"), csv)
+        XCTAssertTrue(csv.contains("'+cmd"), csv)
+        XCTAssertTrue(csv.contains("'@SUM(1)"), csv)
+    }
+
+    func testMarkdownPassesNoHTMLOrLinksThrough() {
+        let md = ReportFormat.md.render(hostile)
+        XCTAssertFalse(md.contains("<img"), md)
+        XCTAssertFalse(md.contains("<b>"), md)
+        XCTAssertTrue(md.contains("&lt;img"), md)
+        XCTAssertFalse(md.contains("[click](javascript"), "a link from a tag stays text: \(md)")
+    }
+}
