@@ -38,7 +38,7 @@ public final class ConfinedFile {
         } else if followingLink, errno != ENOENT && errno != ENOTDIR {
             throw ConfinementError(path: relative, reason: String(cString: strerror(errno)))
         }
-        var fd = open(root.path.isEmpty ? "/" : root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        var fd = open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw ConfinementError(path: relative, reason: "cannot open the library root") }
         for folder in real.dropLast() {
             let next = openat(fd, folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)

@@ -14,7 +14,12 @@ public struct LibraryRoot: Sendable, Equatable {
         guard stat(canonical, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
             throw LibraryError.rootUnavailable(path: path, reason: "not a folder")
         }
-        self.path = canonical == "/" ? "" : canonical
+        // The whole file system is no music library: a scan would walk /proc and /sys, and every confinement
+        // check would pass. Someone who typed `/` meant a folder.
+        guard canonical != "/" else {
+            throw LibraryError.rootUnavailable(path: path, reason: "that is the whole file system; point the library at your music folder")
+        }
+        self.path = canonical
     }
 
     public func absolute(_ relative: String) -> String { path + "/" + relative }

@@ -89,9 +89,9 @@ public enum LibraryJobs {
                 } else {
                     parts.append("tags: batch \(t.batchId.map { "#\($0)" } ?? "(none)"): \(t.filesChanged) files, \(t.keysChanged) keys changed")
                 }
-                for r in t.refusals { parts.append("refused \(r.input): \(r.reason)") }
-                for f in t.failed { parts.append("failed \(f.path): \(f.reason)") }
-                for c in t.conflicts { parts.append("not restored \(c.path): \(c.reason)") }
+                for r in t.refusals { parts.append(TerminalText.safe("refused \(r.input): \(r.reason)")) }
+                for f in t.failed { parts.append(TerminalText.safe("failed \(f.path): \(f.reason)")) }
+                for c in t.conflicts { parts.append(TerminalText.safe("not restored \(c.path): \(c.reason)")) }
             }
             if let r = rescanned { parts.append("navidrome: \(r)") }
             if let scan {

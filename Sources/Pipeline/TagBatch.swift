@@ -101,9 +101,10 @@ public enum TagBatch {
 
     /// The plan as a diff: file, key, old → new.
     public static func diff(_ plans: [FilePlan]) -> String {
-        func show(_ v: [String]?) -> String { v.map { $0.map { "\"\($0)\"" }.joined(separator: ", ") } ?? "(none)" }
+        func show(_ v: [String]?) -> String { v.map { $0.map { "\"\(TerminalText.safe($0))\"" }.joined(separator: ", ") } ?? "(none)" }
         return plans.map { p in
-            ([p.path] + p.changes.map { "  \($0.key): \(show($0.old)) → \(show($0.new))" }).joined(separator: "\n")
+            ([TerminalText.safe(p.path)] + p.changes.map { "  \(TerminalText.safe($0.key)): \(show($0.old)) → \(show($0.new))" })
+                .joined(separator: "\n")
         }.joined(separator: "\n")
     }
 

@@ -55,10 +55,11 @@ public struct TrackTags: Sendable, Equatable {
     /// is left alone: "AC/DC"-style names make '/' ambiguous) is split on ';', '|' and NUL.
     static func splitGenres(_ values: [String]) -> [String] {
         var out: [String] = []
+        var seen = Set<String>()
         for v in values {
             for part in v.split(whereSeparator: { $0 == ";" || $0 == "|" || $0 == "\u{0}" }) {
                 let g = part.trimmingCharacters(in: .whitespacesAndNewlines)
-                if !g.isEmpty, !out.contains(g) { out.append(g) }
+                if !g.isEmpty, seen.insert(g).inserted { out.append(g) }
             }
         }
         return out

@@ -57,11 +57,19 @@ struct FramesCommand: ParsableCommand {
     }
 
     private func computed(_ settings: Settings) throws -> VisualFrames {
-        var path = file
-        if !FileManager.default.fileExists(atPath: path), let library = settings.libraryPath {
-            path = library + "/" + file
+        // With a library, the file is read inside it only: through its folder chain, following a symlink
+        // only to a target inside the root. Without one, any file may be analysed, as `inspect` does.
+        var confined: ConfinedFile?
+        if let library = settings.libraryPath, let root = try? LibraryRoot(path: library) {
+            do {
+                confined = try ConfinedFile(root: root, relative: try LibraryJobs.relativePath(file, root: root))
+            } catch let error as ConfinementError {
+                throw CommandFailure.fatal("\(file): \(error.reason)")
+            }
         }
-        let outcome = FileAnalysis.run(path: path, options: settings.analysis)
+        let outcome = withExtendedLifetime(confined) {
+            FileAnalysis.run(path: confined?.path ?? file, options: settings.analysis)
+        }
         guard outcome.error == nil, let frames = outcome.analysis?.frames else {
             throw CommandFailure.fatal("\(file): \(outcome.error ?? "no frames")")
         }

@@ -31,14 +31,17 @@ struct ResolveCommand: ParsableCommand {
                 if r.resolved == nil { unresolved += 1 }
                 if json {
                     print(ResolutionJSON.json(r).serialized())
-                } else if let resolved = r.resolved {
-                    print("\(path) → \(resolved) (strategy \(r.strategy!))")
-                } else if let refused = r.refused {
-                    print("\(path): refused: \(refused)")
-                } else if !r.ambiguous.isEmpty {
-                    print("\(path): ambiguous between \(r.ambiguous.joined(separator: ", "))")
                 } else {
-                    print("\(path): not found (tried \(r.tried.joined(separator: "; ")))")
+                    let input = TerminalText.safe(path)
+                    if let resolved = r.resolved {
+                        print("\(input) → \(TerminalText.safe(resolved)) (strategy \(r.strategy!))")
+                    } else if let refused = r.refused {
+                        print("\(input): refused: \(TerminalText.safe(refused))")
+                    } else if !r.ambiguous.isEmpty {
+                        print("\(input): ambiguous between \(TerminalText.safe(r.ambiguous.joined(separator: ", ")))")
+                    } else {
+                        print("\(input): not found (tried \(TerminalText.safe(r.tried.joined(separator: "; "))))")
+                    }
                 }
             }
             return unresolved > 0 ? 3 : 0

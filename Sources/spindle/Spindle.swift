@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Library
 import Pipeline
 
 
@@ -76,6 +77,10 @@ func runCommand(_ body: () throws -> Int32) throws {
         if case .usage = failure { throw ExitCode(2) }
         throw ExitCode(1)
     } catch let error as ConfigurationError {
+        printError(error.description)
+        throw ExitCode(2)
+    } catch let error as LibraryError {
+        // The library root is configuration: a missing folder, or `/`.
         printError(error.description)
         throw ExitCode(2)
     } catch let error as LockHeldError {

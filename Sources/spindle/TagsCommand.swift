@@ -57,13 +57,13 @@ struct TagsCommand: ParsableCommand {
                 for input in paths {
                     let r = try resolver.resolve(input)
                     guard let path = r.resolved else {
-                        printError("\(input): \(r.writeRefusal ?? "not found in the library")")
+                        printError("\(TerminalText.safe(input)): \(TerminalText.safe(r.writeRefusal ?? "not found in the library"))")
                         failed += 1
                         continue
                     }
                     if !r.isExact {
                         let how = r.strategy == 3 ? "file name lookup" : "fuzzy word match"
-                        printError("\(input): no file at this path; showing \(path), found by \(how)")
+                        printError("\(TerminalText.safe(input)): no file at this path; showing \(TerminalText.safe(path)), found by \(how)")
                     }
                     do {
                         let tags = try TagReader.read(path: root.absolute(path))
@@ -72,13 +72,14 @@ struct TagsCommand: ParsableCommand {
                             print(JSONValue.object([("path", .string(path)), ("codec", .string(tags.codec)),
                                                     ("duration_s", .from(tags.durationSeconds)), ("tags", props)]).serialized())
                         } else {
-                            print(path)
+                            print(TerminalText.safe(path))
                             for key in tags.properties.keys.sorted() {
-                                print("  \(key) = \(tags.properties[key]!.joined(separator: " | "))")
+                                let values = tags.properties[key]!.map(TerminalText.safe).joined(separator: " | ")
+                                print("  \(TerminalText.safe(key)) = \(values)")
                             }
                         }
                     } catch {
-                        printError("\(path): \(error)")
+                        printError(TerminalText.safe("\(path): \(error)"))
                         failed += 1
                     }
                 }

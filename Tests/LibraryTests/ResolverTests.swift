@@ -111,4 +111,44 @@ final class ResolverTests: XCTestCase {
         XCTAssertEqual(PathWords.words("2Pac/1996 All Eyez on Me/1-03 Ambitionz.mp3"), ["2pac", "1996", "all", "eyez", "on", "me", "ambitionz"])
         XCTAssertEqual(PathWords.words("Blur/13/02. Song 2.flac"), ["blur", "13", "song", "2"])
     }
+
+    // Hostile depth (2,000 components, under the byte limit): a 5,000-component path was resolved component by component (177 s, 75 MB of "tried").
+    func testVeryDeepOrLongInputsAreRefusedCheaply() throws {
+        let deep = Array(repeating: "a", count: 2000).joined(separator: "/") + "/Halo.flac"
+        let r = try resolver.resolve(deep)
+        XCTAssertNil(r.resolved)
+        XCTAssertTrue(r.refused?.contains("more than \(PathResolver.maxComponents) components") ?? false, "\(r.refused ?? "")")
+        XCTAssertTrue(r.tried.isEmpty)
+        let long = try resolver.resolve(String(repeating: "x", count: 1 << 20))
+        XCTAssertNotNil(long.refused)
+        XCTAssertLessThan(long.input.utf8.count, 1000, "the refusal does not echo a megabyte back")
+        XCTAssertNotNil(try resolver.resolve("Daft Punk/Discovery/01 One More Time.mp3\u{0}.txt").refused)
+        // The deepest path allowed still resolves.
+        let allowed = Array(repeating: "x", count: PathResolver.maxComponents - 3).joined(separator: "/")
+            + "/Daft Punk/Discovery/02 Aerodynamic.mp3"
+        XCTAssertEqual(try resolver.resolve(allowed).resolved, "Daft Punk/Discovery/02 Aerodynamic.mp3")
+    }
+}
+
+/// Fuzzy lookup over a library where one word is everywhere.
+final class ResolverCrowdTests: XCTestCase {
+    func testTheBestMatchIsFoundAmongMoreThan500SharingAWordAndSharpSFoldsLikeTheIndex() throws {
+        let dir = try Synth.temporaryDirectory("crowd")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let library = dir + "/music"
+        try FileManager.default.createDirectory(atPath: library + "/Songs", withIntermediateDirectories: true)
+        // Empty files are enough: the scan indexes names, it does not decode.
+        for i in 0..<700 { FileManager.default.createFile(atPath: library + "/Songs/Song \(i) Love.flac", contents: Data("x".utf8)) }
+        FileManager.default.createFile(atPath: library + "/Songs/Zebra Love Song.flac", contents: Data("x".utf8))
+        FileManager.default.createFile(atPath: library + "/Songs/Große Straße.flac", contents: Data("x".utf8))
+        let database = try SpindleDatabase(path: dir + "/spindle.db")
+        let root = try LibraryRoot(path: library)
+        _ = try LibraryScanner(database: database, root: root).scan()
+        let resolver = try PathResolver(database: database, root: root)
+        let zebra = try resolver.resolve("Other/Love Song Zebra (Remastered).mp3")
+        XCTAssertEqual(zebra.resolved, "Songs/Zebra Love Song.flac", "\(zebra)")
+        XCTAssertEqual(zebra.strategy, 4)
+        let street = try resolver.resolve("Elsewhere/grosse strasse.mp3")
+        XCTAssertEqual(street.resolved, "Songs/Große Straße.flac", "\(street)")
+    }
 }

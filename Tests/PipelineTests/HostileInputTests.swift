@@ -1,0 +1,194 @@
+import Foundation
+import GRDB
+@testable import Pipeline
+import Store
+import Tagging
+import TestSupport
+import XCTest
+
+/// Hostile and careless input never crashes or hangs Spindle: crafted sample rates, hostile Navidrome
+/// databases, planted lock symlinks, forged tag separators, huge tag values, bad configs, escape sequences.
+final class HostileInputTests: XCTestCase {
+    var dir = ""
+    var library = ""
+    var db = ""
+
+    override func setUpWithError() throws {
+        dir = try Synth.temporaryDirectory("hostile")
+        library = dir + "/music"
+        db = dir + "/spindle.db"
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func spindle(_ arguments: [String], environment: [String: String] = [:]) throws -> CLI.Result {
+        try CLI.run(["--db", db, "--library", library] + arguments, environment: environment)
+    }
+
+    // 6. A WAV header claiming 1 Hz hung inspect (a loop with a zero step); 8–1000 Hz trapped on a
+    // Double→Int conversion. Both are refused with a clear error, in every command that decodes.
+    func testCraftedSampleRatesAreRefusedNotHungOrTrapped() throws {
+        for rate in [1, 100, 1000, 7999] {
+            let path = library + "/rate\(rate).wav"
+            try Synth.write(Synth.noise(seconds: 2, rmsDBFS: -20, sampleRate: 44100, channels: 1), to: path, format: .wav16,
+                            sampleRate: rate, channels: 1)
+            let r = try CLI.run(["inspect", "--json", path])
+            XCTAssertEqual(r.status, 3, "\(rate) Hz: \(r.stderr)")
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            XCTAssertEqual(object["status"] as? String, "error")
+            XCTAssertTrue((object["error"] as? String)?.contains("sample rate \(rate) Hz") ?? false, r.stdout)
+            let frames = try CLI.run(["frames", path])
+            XCTAssertEqual(frames.status, 1, frames.stderr)
+            XCTAssertTrue(frames.stderr.contains("sample rate"), frames.stderr)
+        }
+        let analyze = try spindle(["analyze"])
+        XCTAssertEqual(analyze.status, 3, analyze.stderr)
+        let status = try spindle(["status", "--json"])
+        XCTAssertTrue(status.stdout.contains("outside the supported 8–768 kHz"), status.stdout)
+    }
+
+    func testWorkerTimeoutsAreCapped() throws {
+        var runtime = Settings.Runtime()
+        XCTAssertEqual(runtime.timeout(audioSeconds: 240), 180)
+        XCTAssertEqual(runtime.timeout(audioSeconds: 88200 * 3600), 3600, "a 1 Hz header's 'duration' cannot buy a day")
+        XCTAssertEqual(runtime.timeout(audioSeconds: .infinity), 60)
+        runtime.timeoutMax = 100
+        XCTAssertEqual(runtime.timeout(audioSeconds: 240), 100)
+    }
+
+    // 7. A Navidrome database with a NULL id, an integer title and a BLOB path; a FIFO in its place.
+    func testAHostileNavidromeDatabaseIsReadDefensively() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/Song.flac", format: .flac16)
+        XCTAssertEqual(try spindle(["scan"]).status, 0)
+        let navidrome = dir + "/navidrome.db"
+        let queue = try DatabaseQueue(path: navidrome)
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE media_file (id, path, title, album, album_artist, artist, suffix)")
+            try db.execute(sql: "INSERT INTO media_file VALUES (NULL, 'Song.flac', 'x', NULL, NULL, NULL, 'flac')")
+            try db.execute(sql: "INSERT INTO media_file VALUES ('a', 'Song.flac', 42, 7, X'00ff', 3.5, 1)")
+            try db.execute(sql: "INSERT INTO media_file VALUES ('b', X'536f6e672e666c6163', NULL, NULL, NULL, NULL, NULL)")
+            try db.execute(sql: "INSERT INTO media_file VALUES ('c', X'ff00ff', 'T', 'A', 'B', 'C', 'mp3')")
+            try db.execute(sql: "INSERT INTO media_file VALUES (99, 12345, 'T', 'A', 'B', 'C', 'mp3')")
+        }
+        let r = try spindle(["navidrome", "import", "--navidrome-db", navidrome])
+        XCTAssertTrue(r.status == 0 || r.status == 3, r.stderr)
+        XCTAssertTrue(r.stdout.contains("2 of 3 tracks mapped"), r.stdout + r.stderr)
+        XCTAssertEqual(mkfifo(dir + "/fifo.db", 0o600), 0)
+        let fifo = try spindle(["navidrome", "import", "--navidrome-db", dir + "/fifo.db"])
+        XCTAssertEqual(fifo.status, 2)
+        XCTAssertTrue(fifo.stderr.contains("not a regular file"), fifo.stderr)
+    }
+
+    // 9. A symlink planted at DB.lock must not have its target truncated.
+    func testTheRunLockDoesNotFollowASymlink() throws {
+        let victim = dir + "/victim.txt"
+        try "precious".write(toFile: victim, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: db + ".lock", withDestinationPath: victim)
+        let r = try spindle(["scan"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("symlink"), r.stderr)
+        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious")
+    }
+
+    // 12. Tag values holding the old internal separators (\x1e, \x1f) stay one value of one key.
+    func testTagValuesCannotForgeKeys() throws {
+        guard Synth.run("ffmpeg", ["-version"]) == 0 else { throw XCTSkip("needs the ffmpeg command") }
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: dir + "/src.wav", format: .wav16)
+        let hostile = "Real\u{1e}EVIL\u{1f}forged\u{1e}"
+        XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav", "-c:a", "flac",
+                                            "-metadata", "title=" + hostile, library + "/a.flac"]), 0)
+        let tags = try TagReader.read(path: library + "/a.flac")
+        XCTAssertEqual(tags.properties["TITLE"], [hostile])
+        XCTAssertNil(tags.properties["EVIL"])
+        XCTAssertEqual(try spindle(["scan"]).status, 0)
+        let database = try SpindleDatabase(path: db)
+        XCTAssertEqual(try database.writer.read { try String.fetchOne($0, sql: "SELECT title FROM tracks") }, hostile)
+        // Written back through Spindle's own writer, the value survives whole too.
+        XCTAssertEqual(try spindle(["tags", "set", "a.flac", "--set", "ARTIST=" + hostile]).status, 0)
+        XCTAssertEqual(try TagReader.read(path: library + "/a.flac").properties["ARTIST"], [hostile])
+        // And a terminal shows no raw control characters.
+        let show = try spindle(["tags", "show", "a.flac"])
+        XCTAssertFalse(show.stdout.unicodeScalars.contains { $0.value == 0x1e || $0.value == 0x1f }, show.stdout)
+        XCTAssertTrue(show.stdout.contains("Real\\x1EEVIL\\x1Fforged"), show.stdout)
+    }
+
+    // 13. 200,000 GENRE values: splitting them is linear (it was a `contains` over the growing list).
+    func testManyGenreValuesAreHandledInLinearTime() {
+        let values = (0..<200_000).map { "Genre \($0)" }
+        let tags = TrackTags(TagSnapshot(properties: ["GENRE": values + values], codec: "flac", durationSeconds: 1,
+                                         bitrateKbps: nil, sampleRate: 44100, channels: 2, bitDepth: 16))
+        XCTAssertEqual(tags.genres.count, 200_000, "duplicates dropped, order kept")
+        XCTAssertEqual(tags.genres.last, "Genre 199999")
+    }
+
+    // 13. A 10 MB reply line arriving in 64 KB reads is searched once, not once per read.
+    func testWorkerRepliesAreSplitInLinearTime() {
+        var buffer = LineBuffer()
+        let chunk = [UInt8](repeating: 0x61, count: 1 << 16)
+        var lines = 0
+        for _ in 0..<160 {
+            chunk.withUnsafeBytes { buffer.append($0) }
+            while buffer.nextLine() != nil { lines += 1 }
+        }
+        [UInt8(0x62), 0x0A, 0x63, 0x0A, 0x64].withUnsafeBytes { buffer.append($0) }
+        XCTAssertEqual(buffer.nextLine()?.count, 160 * (1 << 16) + 1)
+        XCTAssertEqual(buffer.nextLine(), Data([0x63]))
+        XCTAssertNil(buffer.nextLine(), "an unfinished line waits")
+        XCTAssertEqual(lines, 0)
+        XCTAssertLessThanOrEqual(buffer.bytesExamined, 160 * (1 << 16) + 5)
+    }
+
+    // 15. Small ones.
+    func testTheFileSystemRootIsNotALibrary() throws {
+        let r = try CLI.run(["--db", db, "--library", "/", "scan"])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.stderr.contains("whole file system"), r.stderr)
+    }
+
+    func testWronglyTypedOrUnknownConfigKeysAreErrorsNamingTheKey() throws {
+        let cases: [(String, String)] = [
+            ("jobs = \"two\"", "'jobs' must be an integer"),
+            ("[analysis]\nmin_bpm = \"fast\"", "'analysis.min_bpm' must be a number"),
+            ("[analysis]\nmin-bpm = 80", "unknown key 'analysis.min-bpm'"),
+            ("libary = \"/srv/music\"", "unknown key 'libary'"),
+            ("[runtime]\nworker_timeout_base_s = true", "'runtime.worker_timeout_base_s' must be a number"),
+        ]
+        for (text, message) in cases {
+            try text.write(toFile: dir + "/config.toml", atomically: true, encoding: .utf8)
+            let r = try CLI.run(["--config", dir + "/config.toml", "--db", db, "--library", library, "scan"])
+            XCTAssertEqual(r.status, 2, text)
+            XCTAssertTrue(r.stderr.contains(message), "\(text): \(r.stderr)")
+        }
+        try "[pipeline]\nstages = [\"scan\"]\nforce = \"yes\"\n".write(toFile: dir + "/p.toml", atomically: true, encoding: .utf8)
+        let pipeline = try spindle(["run", dir + "/p.toml"])
+        XCTAssertEqual(pipeline.status, 2)
+        XCTAssertTrue(pipeline.stderr.contains("'pipeline.force' must be true or false"), pipeline.stderr)
+        // The shipped pipeline files pass the check.
+        for file in ["nightly", "reanalyze", "tagfix", "genre-report"] {
+            let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Pipelines/\(file).toml").path
+            XCTAssertNoThrow(try PipelineFile.load(path: path), file)
+        }
+    }
+
+    func testFramesDoesNotDecodeASymlinksOutsideTarget() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: dir + "/outside.flac", format: .flac16)
+        try FileManager.default.createSymbolicLink(atPath: library + "/link.flac", withDestinationPath: dir + "/outside.flac")
+        let r = try spindle(["frames", "link.flac"])
+        XCTAssertEqual(r.status, 1, r.stdout)
+        XCTAssertTrue(r.stderr.contains("outside the library root"), r.stderr)
+        XCTAssertTrue(r.stdout.isEmpty, r.stdout)
+    }
+
+    func testResolvePrintsNoRawEscapeSequences() throws {
+        let name = "evil\u{1b}]0;owned\u{07}\u{1b}[2J.flac"
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/" + name, format: .flac16)
+        XCTAssertEqual(try spindle(["scan"]).status, 0)
+        let r = try spindle(["resolve", name, "missing\u{1b}[31m.flac"])
+        XCTAssertFalse(r.stdout.unicodeScalars.contains { $0.value == 0x1b || $0.value == 0x07 }, r.stdout)
+        XCTAssertTrue(r.stdout.contains("evil\\x1B]0;owned\\x07"), r.stdout)
+    }
+}
