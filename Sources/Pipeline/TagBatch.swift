@@ -157,7 +157,7 @@ public enum TagBatch {
                 }
                 report.filesChanged += 1
                 report.keysChanged += plan.changes.count
-            } catch let conflict as TagConflict {
+            } catch let conflict as TagError where conflict.kind == .conflict {
                 try database.writer.write { db in
                     try db.execute(sql: "UPDATE tag_edits SET status = 'conflict', error = ? WHERE batch_id = ? AND path = ?",
                                    arguments: [conflict.reason, batchId, plan.path])
@@ -225,7 +225,7 @@ public enum TagBatch {
                 }
                 report.filesChanged += 1
                 report.keysChanged += entries.count
-            } catch let conflict as TagConflict {
+            } catch let conflict as TagError where conflict.kind == .conflict {
                 let reason = "the file changed after the batch; its tags were left as they are"
                 report.conflicts.append((path, reason))
                 try database.writer.write { db in

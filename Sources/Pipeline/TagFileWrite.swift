@@ -9,7 +9,7 @@ import Tagging
 /// whose decoded audio equals the original's.
 enum TagFileWrite {
     /// Writes `edit` to `relativePath` and returns the file's state afterwards (for undo's conflict check).
-    /// Throws `TagConflict` when the file changed since `expected`; any other error leaves it untouched.
+    /// Throws a `.conflict` TagError when the file changed since `expected`; any other error leaves it untouched.
     static func write(_ edit: TagEdit, to relativePath: String, expected: FileState?, root: LibraryRoot,
                       id3v2Version: Int = 0) throws -> FileState {
         let file = try ConfinedFile(root: root, relative: relativePath)
@@ -19,7 +19,8 @@ enum TagFileWrite {
         let checks = TagWriteChecks(original: { _ in
             guard let expected else { return }
             if let change = try file.state().difference(from: expected) {
-                throw TagConflict(path: relativePath, reason: "the file changed since the edit was planned (\(change)); skipped")
+                throw TagError(path: relativePath, reason: "the file changed since the edit was planned (\(change)); skipped",
+                               kind: .conflict)
             }
         }, audio: { original, copy in
             let before = try AudioDigest.of(path: original)

@@ -28,11 +28,19 @@ public struct TagSnapshot: Sendable, Equatable, Codable {
 }
 
 public struct TagError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable {
+        /// The read or write failed.
+        case failed
+        /// The file is no longer the version an edit was planned against: left alone, reported as a conflict.
+        case conflict
+    }
     public let path: String
     public let reason: String
+    public let kind: Kind
     public var description: String { "\(path): \(reason)" }
-    public init(path: String, reason: String) {
+    public init(path: String, reason: String, kind: Kind = .failed) {
         self.path = path
         self.reason = reason
+        self.kind = kind
     }
 }

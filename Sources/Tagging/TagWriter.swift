@@ -16,17 +16,6 @@ public struct TagEdit: Sendable, Equatable {
     public var keys: [String] { (Array(self.set.keys) + unset).sorted() }
 }
 
-/// The file an edit must not touch because it is no longer the version the edit was planned against.
-public struct TagConflict: Error, CustomStringConvertible, Sendable {
-    public let path: String
-    public let reason: String
-    public var description: String { "\(path): \(reason)" }
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-}
-
 /// Where one write happens: a folder held open by the caller (so nothing on the way can be swapped for a
 /// symlink), the file's name in it, and the name of the temporary copy to make beside it.
 public struct TagWriteTarget {
@@ -48,7 +37,7 @@ public struct TagWriteTarget {
 
 /// What the caller proves about a write before the copy may replace the original.
 public struct TagWriteChecks {
-    /// Throws `TagConflict` when the original (given by path) is not the version the edit was planned on.
+    /// Throws a `.conflict` TagError when the original (given by path) is not the version the edit was planned on.
     public var original: (String) throws -> Void
     /// Throws when the copy's audio differs from the original's (both given by path).
     public var audio: (_ original: String, _ copy: String) throws -> Void
@@ -116,7 +105,8 @@ public enum TagWriter {
             guard fstatat(target.directory, target.name, &now, AT_SYMLINK_NOFOLLOW) == 0,
                   now.st_ino == before.st_ino, now.st_dev == before.st_dev, now.st_size == before.st_size,
                   now.st_mtim.tv_sec == before.st_mtim.tv_sec, now.st_mtim.tv_nsec == before.st_mtim.tv_nsec else {
-                throw TagConflict(path: target.display, reason: "the file changed while its tags were written; left as it is")
+                throw TagError(path: target.display, reason: "the file changed while its tags were written; left as it is",
+                               kind: .conflict)
             }
             guard renameat(target.directory, target.temporaryName, target.directory, target.name) == 0 else {
                 throw TagError(path: target.display, reason: "cannot replace the file: \(String(cString: strerror(errno)))")

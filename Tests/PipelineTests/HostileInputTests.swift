@@ -8,26 +8,7 @@ import XCTest
 
 /// Hostile and careless input never crashes or hangs Spindle: crafted sample rates, hostile Navidrome
 /// databases, planted lock symlinks, forged tag separators, huge tag values, bad configs, escape sequences.
-final class HostileInputTests: XCTestCase {
-    var dir = ""
-    var library = ""
-    var db = ""
-
-    override func setUpWithError() throws {
-        dir = try Synth.temporaryDirectory("hostile")
-        library = dir + "/music"
-        db = dir + "/spindle.db"
-        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
-    }
-
-    func spindle(_ arguments: [String], environment: [String: String] = [:]) throws -> CLI.Result {
-        try CLI.run(["--db", db, "--library", library] + arguments, environment: environment)
-    }
-
+final class HostileInputTests: LibraryTestCase {
     // 6. A WAV header claiming 1 Hz hung inspect (a loop with a zero step); 8–1000 Hz trapped on a
     // Double→Int conversion. Both are refused with a clear error, in every command that decodes.
     func testCraftedSampleRatesAreRefusedNotHungOrTrapped() throws {

@@ -11,24 +11,10 @@ import XCTest
 /// Attacks on tag writes (issue: tag writes never lose audio, confinement holds under races): a disk that
 /// fills mid-write, folders swapped for symlinks after planning, guessed targets, files changed between plan
 /// and write, links, extended attributes, long names and other processes' temporary copies.
-final class TagWriteSafetyTests: XCTestCase {
-    var dir = ""
-    var library = ""
-    var db = ""
-
+final class TagWriteSafetyTests: LibraryTestCase {
     override func setUpWithError() throws {
-        dir = try Synth.temporaryDirectory("tagsafety")
-        library = dir + "/music"
-        db = dir + "/spindle.db"
+        try super.setUpWithError()
         try FileManager.default.createDirectory(atPath: library + "/A", withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
-    }
-
-    func spindle(_ arguments: [String]) throws -> CLI.Result {
-        try CLI.run(["--db", db, "--library", library] + arguments)
     }
 
     func title(_ path: String) throws -> String? { try TagReader.read(path: path).first("TITLE") }
