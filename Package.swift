@@ -10,7 +10,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
@@ -35,18 +34,16 @@ let package = Package(
         .target(name: "Tagging", dependencies: ["CTagLib", "CXattr"]),
         .target(name: "Genres", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "Reports", dependencies: ["Genres"]),
+        // Navidrome import and the Subsonic client (rescan).
+        .target(name: "Navidrome", dependencies: ["Store", "Library"]),
         .target(name: "Pipeline", dependencies: [
-            "Store", "Library", "AudioDecoding", "Analysis", "Tagging", "Genres", "Reports",
+            "Store", "Library", "AudioDecoding", "Analysis", "Tagging", "Genres", "Reports", "Navidrome",
             .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         .executableTarget(name: "spindle", dependencies: [
-            "Pipeline", "Store", "Library", "AudioDecoding", "Analysis",
-            .product(name: "GRDB", package: "GRDB.swift"),
-            "Reports",
+            "Pipeline", "Navidrome", "Library", "Reports",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
         ]),
 
         // Test support: synthesizes audio with libsndfile (no binary fixtures).
@@ -56,7 +53,8 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Store", "TestSupport"]),
         .testTarget(name: "TaggingTests", dependencies: ["Tagging", "TestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Store", "Library", "Tagging", "AudioDecoding", "CXattr", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Navidrome", "Store", "Library", "Tagging", "AudioDecoding", "CXattr",
+                                                         "TestSupport"]),
         .testTarget(name: "GenresTests", dependencies: ["Genres"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Genres"]),
     ]

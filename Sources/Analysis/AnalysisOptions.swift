@@ -1,10 +1,7 @@
 /// Which analyzers run and their parameters. The defaults here are the only place these defaults live.
 public struct AnalysisOptions: Sendable, Equatable, Codable {
-    public enum Kind: String, CaseIterable, Sendable, Codable {
-        case loudness, silence, tempo, frames
-    }
-
-    public var enabled: Set<Kind> = Set(Kind.allCases)
+    /// Names of the analyzers to run (`AnalyzerRegistry`); all of them by default.
+    public var enabled: Set<String> = Set(AnalyzerRegistry.names)
     /// Level below which audio counts as silence, in dBFS.
     public var silenceThresholdDB: Double = -60
     public var minBPM: Double = 60
@@ -18,8 +15,4 @@ public struct AnalysisOptions: Sendable, Equatable, Codable {
     public var frameFloorDB: Double = -80
 
     public init() {}
-
-    /// Bumped whenever an analyzer's results could change for the same audio, so stored results go stale.
-    /// 2: stores gating blocks (album loudness) and the spectral profile.
-    public static let analyzerVersion = 2
 }

@@ -10,7 +10,7 @@ public struct StreamFormat: Sendable, Equatable {
 }
 
 /// One block of decoded audio, owned by the decode loop and lent to each analyzer in turn.
-/// `mono` is the channel average, computed once per block for the analyzers that want it.
+/// `mono` is the channel average, computed once per block when some enabled analyzer wants it.
 public struct AudioBlock {
     public let interleaved: UnsafeBufferPointer<Float>
     public let mono: UnsafeBufferPointer<Float>
@@ -18,12 +18,11 @@ public struct AudioBlock {
     public let channels: Int
 }
 
-/// Streaming analyzer: `start` once, `consume` any number of blocks, `finish` once.
-/// Pure DSP: no files, no database, memory independent of the stream's length.
+/// Streaming analyzer: built for one stream, `consume` any number of blocks, `finish` once.
+/// Pure DSP: no files, no database, memory independent of the stream's length. Its `AnalyzerEntry` (in
+/// AnalyzerRegistry) says whether it needs the mono mix and names its results.
 public protocol Analyzer: AnyObject {
     associatedtype Output
-    /// Whether `AudioBlock.mono` must be filled for this analyzer.
-    var needsMono: Bool { get }
     func consume(_ block: AudioBlock)
     func finish() -> Output
 }

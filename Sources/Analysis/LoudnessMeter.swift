@@ -21,7 +21,6 @@ public struct LoudnessResult: Sendable, Equatable, Codable {
 /// every 100 ms (75 % overlap) for integrated loudness, 3 s short-term blocks every second for the
 /// loudness range (the hop libebur128 uses), plus sample and true peak.
 public final class LoudnessMeter: Analyzer {
-    public let needsMono = false
     private let channels: Int
     private let filter: KWeighting
     private var states: [KWeightingState<SIMD2<Double>>]
@@ -129,5 +128,29 @@ public final class LoudnessMeter: Analyzer {
                               rangeLU: integrated == nil ? nil : shortTerm.range(),
                               truePeak: Double(peaks.truePeak), samplePeak: Double(peaks.samplePeak),
                               blocks: Data(blocks.encoded()))
+    }
+}
+
+extension LoudnessMeter {
+    public static let entry = AnalyzerEntry(
+        name: "loudness", version: 1, needsMono: false,
+        outputs: ["lufs_integrated", "loudness_range_lu", "true_peak_dbtp", "sample_peak_dbfs", "replaygain_track_gain_db",
+                  "loudness_blocks"],
+        make: { format, _ in LoudnessMeter(format: format) },
+        values: { r in
+            ["lufs_integrated": .number(r.integratedLUFS), "loudness_range_lu": .number(r.rangeLU),
+             "true_peak_dbtp": .number(r.truePeakDBTP), "sample_peak_dbfs": .number(r.samplePeakDBFS),
+             "replaygain_track_gain_db": .number(r.replayGainDB), "loudness_blocks": .bytes(r.blocks)]
+        })
+}
+
+extension TrackAnalysis {
+    /// The loudness results, when the loudness analyzer ran.
+    public var loudness: LoudnessResult? {
+        guard versions[LoudnessMeter.entry.name] != nil else { return nil }
+        func linear(_ key: String) -> Double { values[key]?.double.map { pow(10, $0 / 20) } ?? 0 }
+        return LoudnessResult(integratedLUFS: values["lufs_integrated"]?.double, rangeLU: values["loudness_range_lu"]?.double,
+                              truePeak: linear("true_peak_dbtp"), samplePeak: linear("sample_peak_dbfs"),
+                              blocks: values["loudness_blocks"]?.data ?? Data())
     }
 }

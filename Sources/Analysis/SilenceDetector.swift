@@ -14,7 +14,6 @@ public struct SilenceResult: Sendable, Equatable, Codable {
 /// the threshold in the first (last) loud window or the window next to it: sample resolution.
 /// Per window only a sum of squares and a peak are computed; samples are searched only around boundaries.
 public final class SilenceDetector: Analyzer {
-    public let needsMono = false
     private let channels: Int
     private let sampleRate: Int
     private let threshold: Float
@@ -115,5 +114,26 @@ public final class SilenceDetector: Analyzer {
         }
         let rate = Double(sampleRate)
         return SilenceResult(leadSilenceEnd: Double(lead) / rate, trailSilenceStart: Double(trail) / rate, isSilent: false)
+    }
+}
+
+extension SilenceDetector {
+    public static let entry = AnalyzerEntry(
+        name: "silence", version: 1, needsMono: false,
+        outputs: ["lead_silence_end_s", "trail_silence_start_s", "is_silent"],
+        make: { format, options in SilenceDetector(format: format, thresholdDB: options.silenceThresholdDB) },
+        values: { r in
+            ["lead_silence_end_s": .number(r.leadSilenceEnd), "trail_silence_start_s": .number(r.trailSilenceStart),
+             "is_silent": .flag(r.isSilent)]
+        })
+}
+
+extension TrackAnalysis {
+    /// The silence boundaries, when the silence analyzer ran.
+    public var silence: SilenceResult? {
+        guard versions[SilenceDetector.entry.name] != nil else { return nil }
+        return SilenceResult(leadSilenceEnd: values["lead_silence_end_s"]?.double,
+                             trailSilenceStart: values["trail_silence_start_s"]?.double,
+                             isSilent: values["is_silent"]?.bool ?? false)
     }
 }

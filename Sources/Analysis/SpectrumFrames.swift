@@ -36,7 +36,6 @@ public struct VisualFrames: Sendable, Equatable, Codable {
 /// every 1/fps seconds, band powers over log-spaced bands (30 Hz–16 kHz), in dB relative to a full-scale
 /// sine, mapped from [floor, 0] dB onto 0...255.
 public final class SpectrumFrameAnalyzer: Analyzer {
-    public let needsMono = true
     private let fft: RealFFT
     private let window: [Float]
     private let size: Int
@@ -141,5 +140,31 @@ public final class SpectrumFrameAnalyzer: Analyzer {
             emitFrame()
         }
         return VisualFrames(fps: fps, bands: bandBins.count, data: output)
+    }
+}
+
+extension SpectrumFrameAnalyzer {
+    /// `vis_frames` is the frames themselves (count × bands bytes); the spectrum profile (mean level of the
+    /// low, mid and high thirds) is kept beside them for genre building.
+    public static let entry = AnalyzerEntry(
+        name: "frames", version: 1, needsMono: true,
+        outputs: ["frames_fps", "frames_bands", "frames_count", "spectrum_low", "spectrum_mid", "spectrum_high", "vis_frames"],
+        make: { format, options in SpectrumFrameAnalyzer(format: format, options: options) },
+        values: { frames in
+            let profile = frames.profile
+            return ["frames_fps": .number(frames.fps), "frames_bands": .integer(frames.bands), "frames_count": .integer(frames.count),
+                    "spectrum_low": .number(profile.count == 3 ? profile[0] : nil),
+                    "spectrum_mid": .number(profile.count == 3 ? profile[1] : nil),
+                    "spectrum_high": .number(profile.count == 3 ? profile[2] : nil),
+                    "vis_frames": .bytes(Data(frames.data))]
+        })
+}
+
+extension TrackAnalysis {
+    /// The visualiser frames, when the frames analyzer ran.
+    public var frames: VisualFrames? {
+        guard versions[SpectrumFrameAnalyzer.entry.name] != nil, let fps = values["frames_fps"]?.double,
+              let bands = values["frames_bands"]?.int, let data = values["vis_frames"]?.data else { return nil }
+        return VisualFrames(fps: fps, bands: bands, data: [UInt8](data))
     }
 }

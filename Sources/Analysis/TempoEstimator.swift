@@ -14,7 +14,6 @@ public struct TempoResult: Sendable, Equatable, Codable {
 /// octave errors toward the musically likely tempo. The beat phase comes from the first ~45 s of the
 /// envelope.
 public final class TempoEstimator: Analyzer {
-    public let needsMono = true
     private let onsets: OnsetEnvelope
     private let minBPM: Double
     private let maxBPM: Double
@@ -190,5 +189,24 @@ public final class TempoEstimator: Analyzer {
         while beat - period >= firstOnset - period / 2 { beat -= period }
         while beat < firstOnset - period / 2 { beat += period }
         return max(0, beat / onsets.framesPerSecond + onsets.latency)
+    }
+}
+
+extension TempoEstimator {
+    public static let entry = AnalyzerEntry(
+        name: "tempo", version: 1, needsMono: true,
+        outputs: ["bpm", "bpm_confidence", "first_beat_s"],
+        make: { format, options in TempoEstimator(format: format, minBPM: options.minBPM, maxBPM: options.maxBPM) },
+        values: { r in
+            ["bpm": .number(r.bpm), "bpm_confidence": .number(r.confidence), "first_beat_s": .number(r.firstBeat)]
+        })
+}
+
+extension TrackAnalysis {
+    /// The tempo estimate, when the tempo analyzer ran.
+    public var tempo: TempoResult? {
+        guard versions[TempoEstimator.entry.name] != nil else { return nil }
+        return TempoResult(bpm: values["bpm"]?.double, confidence: values["bpm_confidence"]?.double ?? 0,
+                           firstBeat: values["first_beat_s"]?.double)
     }
 }

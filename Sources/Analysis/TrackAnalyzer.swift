@@ -1,40 +1,45 @@
 import Foundation
 
-/// Everything one pass over a track produced; nil for analyzers that were not enabled.
+/// Everything one pass over a track produced: the named results of the analyzers that ran.
 public struct TrackAnalysis: Sendable, Codable {
-    public var loudness: LoudnessResult?
-    public var silence: SilenceResult?
-    public var tempo: TempoResult?
-    public var frames: VisualFrames?
+    /// Named results (`AnalyzerEntry.outputs`); a result an analyzer could not give is absent.
+    public var values: [String: AnalysisValue]
+    /// The analyzers that ran, with their versions: their results are current, the others untouched.
+    public var versions: [String: Int]
     /// Frames consumed.
     public var frameCount: Int64
-    /// Seconds spent in each analyzer (for `spindle bench`).
-    public var timings: [AnalysisOptions.Kind: Double]
+    /// Seconds spent in each analyzer by name, and in building the mono mix (`TrackAnalyzer.monoMix`),
+    /// for `spindle bench`.
+    public var timings: [String: Double]
+
+    public init(values: [String: AnalysisValue], versions: [String: Int], frameCount: Int64, timings: [String: Double]) {
+        self.values = values
+        self.versions = versions
+        self.frameCount = frameCount
+        self.timings = timings
+    }
 }
 
-/// Runs the enabled analyzers over one stream: the decode loop hands each block here once, the mono mix
-/// is computed once per block for the analyzers that need it, and `finish` collects the results.
+/// Runs the enabled analyzers of the registry over one stream: the decode loop hands each block here once,
+/// the mono mix is computed once per block when an enabled analyzer needs it, and `finish` collects the
+/// named results.
 public final class TrackAnalyzer {
+    /// The timing key of the mono mix, which serves every analyzer that reads it.
+    public static let monoMix = "mono mix"
+
     private let format: StreamFormat
-    private let loudness: LoudnessMeter?
-    private let silence: SilenceDetector?
-    private let tempo: TempoEstimator?
-    private let frames: SpectrumFrameAnalyzer?
+    private let running: [(entry: AnalyzerEntry, analyzer: RunningAnalyzer)]
     private let needsMono: Bool
     private var mono: [Float] = []
     private var frameCount: Int64 = 0
     private let profile: Bool
-    private var timings: [AnalysisOptions.Kind: Double] = [:]
+    private var timings: [String: Double] = [:]
 
     public init(format: StreamFormat, options: AnalysisOptions, profile: Bool = false) {
         self.format = format
         self.profile = profile
-        let on = options.enabled
-        loudness = on.contains(.loudness) ? LoudnessMeter(format: format) : nil
-        silence = on.contains(.silence) ? SilenceDetector(format: format, thresholdDB: options.silenceThresholdDB) : nil
-        tempo = on.contains(.tempo) ? TempoEstimator(format: format, minBPM: options.minBPM, maxBPM: options.maxBPM) : nil
-        frames = on.contains(.frames) ? SpectrumFrameAnalyzer(format: format, options: options) : nil
-        needsMono = tempo != nil || frames != nil
+        running = AnalyzerRegistry.all.filter { options.enabled.contains($0.name) }.map { ($0, $0.make(format, options)) }
+        needsMono = running.contains { $0.entry.needsMono }
     }
 
     /// `samples` holds `count` interleaved frames.
@@ -43,57 +48,53 @@ public final class TrackAnalyzer {
         frameCount += Int64(count)
         let channels = format.channels
         if needsMono {
-            if mono.count < count { mono = [Float](repeating: 0, count: count) }
             let started = profile ? now() : 0
-            mono.withUnsafeMutableBufferPointer { m in
-                if channels == 1 {
-                    for i in 0..<count { m[i] = samples[i] }
-                } else if channels == 2 {
-                    for i in 0..<count { m[i] = 0.5 * (samples[2 * i] + samples[2 * i + 1]) }
-                } else {
-                    let scale = 1 / Float(channels)
-                    for i in 0..<count {
-                        var s: Float = 0
-                        for c in 0..<channels { s += samples[i * channels + c] }
-                        m[i] = s * scale
-                    }
-                }
-            }
-            if profile { timings[.frames, default: 0] += (now() - started) / 2; timings[.tempo, default: 0] += (now() - started) / 2 }
+            mix(samples, frames: count, channels: channels)
+            if profile { timings[Self.monoMix, default: 0] += now() - started }
         }
         mono.withUnsafeBufferPointer { m in
             let block = AudioBlock(interleaved: samples, mono: UnsafeBufferPointer(rebasing: m[0..<(needsMono ? count : 0)]),
                                    frames: count, channels: channels)
-            run(.loudness, loudness, block)
-            run(.silence, silence, block)
-            run(.tempo, tempo, block)
-            run(.frames, frames, block)
+            for (entry, analyzer) in running {
+                if profile {
+                    let started = now()
+                    analyzer.consume(block)
+                    timings[entry.name, default: 0] += now() - started
+                } else {
+                    analyzer.consume(block)
+                }
+            }
         }
     }
 
-    private func run<A: Analyzer>(_ kind: AnalysisOptions.Kind, _ analyzer: A?, _ block: AudioBlock) {
-        guard let analyzer else { return }
-        if profile {
-            let started = now()
-            analyzer.consume(block)
-            timings[kind, default: 0] += now() - started
-        } else {
-            analyzer.consume(block)
+    private func mix(_ samples: UnsafeBufferPointer<Float>, frames count: Int, channels: Int) {
+        if mono.count < count { mono = [Float](repeating: 0, count: count) }
+        mono.withUnsafeMutableBufferPointer { m in
+            if channels == 1 {
+                for i in 0..<count { m[i] = samples[i] }
+            } else if channels == 2 {
+                for i in 0..<count { m[i] = 0.5 * (samples[2 * i] + samples[2 * i + 1]) }
+            } else {
+                let scale = 1 / Float(channels)
+                for i in 0..<count {
+                    var s: Float = 0
+                    for c in 0..<channels { s += samples[i * channels + c] }
+                    m[i] = s * scale
+                }
+            }
         }
     }
 
     public func finish() -> TrackAnalysis {
-        func timed<T>(_ kind: AnalysisOptions.Kind, _ body: () -> T) -> T {
+        var values: [String: AnalysisValue] = [:]
+        var versions: [String: Int] = [:]
+        for (entry, analyzer) in running {
             let started = profile ? now() : 0
-            let result = body()
-            if profile { timings[kind, default: 0] += now() - started }
-            return result
+            values.merge(analyzer.finish()) { _, new in new }
+            if profile { timings[entry.name, default: 0] += now() - started }
+            versions[entry.name] = entry.version
         }
-        return TrackAnalysis(loudness: loudness.map { a in timed(.loudness) { a.finish() } },
-                             silence: silence.map { a in timed(.silence) { a.finish() } },
-                             tempo: tempo.map { a in timed(.tempo) { a.finish() } },
-                             frames: frames.map { a in timed(.frames) { a.finish() } },
-                             frameCount: frameCount, timings: timings)
+        return TrackAnalysis(values: values, versions: versions, frameCount: frameCount, timings: timings)
     }
 
     private func now() -> Double {

@@ -45,7 +45,14 @@ public enum AudioDecoders {
             decoder = try Mpg123Decoder(path: path)
         case .flac, .wav, .aiff, .au, .ogg:
             do {
-                decoder = try SndfileDecoder(path: path)
+                let sndfile = try SndfileDecoder(path: path)
+                // A WAV whose header says its data chunk is empty while bytes follow (a writer that never
+                // went back to fill the size in): libsndfile believes the header, FFmpeg reads on.
+                if sndfile.format.frameCount == 0, st.st_size > 4096, let ffmpeg = try? FFmpegDecoder(path: path) {
+                    decoder = ffmpeg
+                } else {
+                    decoder = sndfile
+                }
             } catch let sndfileError as DecodeError {
                 // Ogg FLAC, exotic WAV codecs, FLAC behind ID3: FFmpeg decodes what libsndfile cannot.
                 do { decoder = try FFmpegDecoder(path: path) } catch { throw sndfileError }
@@ -53,7 +60,11 @@ public enum AudioDecoders {
         case .mp4, .adts, .wavpack, .ape, .asf, .caf, .matroska:
             decoder = try FFmpegDecoder(path: path)
         case .unknown:
-            throw DecodeError(.notAudio, path: path, reason: "not an audio file (no known audio container signature)")
+            // TrueAudio, Musepack, AC-3 and whatever else FFmpeg recognises by probing: anything it can open
+            // and decode is audio.
+            do { decoder = try FFmpegDecoder(path: path) } catch {
+                throw DecodeError(.notAudio, path: path, reason: "not an audio file (no known audio container, and FFmpeg finds no audio in it)")
+            }
         }
         try check(decoder.format, path: path)
         return decoder

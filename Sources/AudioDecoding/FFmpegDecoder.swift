@@ -1,15 +1,36 @@
 import CFFmpeg
 import Foundation
 
-/// FFmpeg for what libsndfile cannot open: M4A (AAC, ALAC), WavPack, APE, WMA, Ogg FLAC, CAF, Matroska.
-/// Output is converted (never resampled, never remixed) to interleaved Float.
+/// Everything FFmpeg allocates for one file, freed when this goes away. It is its own object because a
+/// Swift initializer that throws before every stored property is set never runs `deinit`: held in the
+/// decoder, a file refused halfway through opening would leak its context, packet and file descriptor.
+final class FFmpegHandles {
+    var formatContext: UnsafeMutablePointer<AVFormatContext>?
+    var codecContext: UnsafeMutablePointer<AVCodecContext>?
+    var resampler: OpaquePointer?
+    var packet: UnsafeMutablePointer<AVPacket>?
+    var frame: UnsafeMutablePointer<AVFrame>?
+
+    deinit {
+        av_packet_free(&packet)
+        av_frame_free(&frame)
+        swr_free(&resampler)
+        avcodec_free_context(&codecContext)
+        avformat_close_input(&formatContext)
+    }
+}
+
+/// FFmpeg for what libsndfile cannot open: M4A (AAC, ALAC), WavPack, APE, WMA, Ogg FLAC, CAF, Matroska,
+/// TrueAudio, Musepack, AC-3, and any other container FFmpeg recognises. Output is converted (never
+/// resampled, never remixed) to interleaved Float.
 final class FFmpegDecoder: AudioDecoder {
     let format: AudioFormat
     private(set) var damage: String?
 
-    private var formatContext: UnsafeMutablePointer<AVFormatContext>?
-    private var codecContext: UnsafeMutablePointer<AVCodecContext>?
-    private var resampler: OpaquePointer?
+    private let handles = FFmpegHandles()
+    private var formatContext: UnsafeMutablePointer<AVFormatContext>? { handles.formatContext }
+    private var codecContext: UnsafeMutablePointer<AVCodecContext>? { handles.codecContext }
+    private var resampler: OpaquePointer? { handles.resampler }
     private let streamIndex: Int32
     private let packet: UnsafeMutablePointer<AVPacket>
     private let frame: UnsafeMutablePointer<AVFrame>
@@ -30,9 +51,10 @@ final class FFmpegDecoder: AudioDecoder {
         guard avformat_open_input(&ctx, path, nil, nil) == 0, let ctx else {
             throw DecodeError(.corrupt, path: path, reason: "FFmpeg cannot open it as media")
         }
-        formatContext = ctx
-        guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else {
-            avformat_close_input(&formatContext)
+        handles.formatContext = ctx
+        handles.packet = av_packet_alloc()
+        handles.frame = av_frame_alloc()
+        guard let packet = handles.packet, let frame = handles.frame else {
             throw DecodeError(.unsupported, path: path, reason: "out of memory")
         }
         self.packet = packet
@@ -50,7 +72,7 @@ final class FFmpegDecoder: AudioDecoder {
         }
         streamIndex = index
         guard let codecContext = avcodec_alloc_context3(codec) else { throw fail(.unsupported, "out of memory") }
-        self.codecContext = codecContext
+        handles.codecContext = codecContext
         guard avcodec_parameters_to_context(codecContext, stream.pointee.codecpar) >= 0,
               avcodec_open2(codecContext, codec, nil) >= 0 else {
             throw fail(.unsupported, "FFmpeg cannot decode codec \(String(cString: codec.pointee.name))")
@@ -72,7 +94,7 @@ final class FFmpegDecoder: AudioDecoder {
             swr_free(&swr)
             throw fail(.unsupported, "cannot convert its sample format")
         }
-        resampler = swr
+        handles.resampler = swr
 
         var frames: Int64? = nil
         let timeBase = stream.pointee.time_base
@@ -93,16 +115,6 @@ final class FFmpegDecoder: AudioDecoder {
         format = AudioFormat(sampleRate: sampleRate, channels: channels, codec: codecName, frameCount: frames,
                              bitDepth: depth > 0 && !lossy.contains(codecName) ? depth : nil,
                              backend: "ffmpeg", floatSamples: isFloat && !lossy.contains(codecName))
-    }
-
-    deinit {
-        var packet: UnsafeMutablePointer<AVPacket>? = self.packet
-        av_packet_free(&packet)
-        var frame: UnsafeMutablePointer<AVFrame>? = self.frame
-        av_frame_free(&frame)
-        swr_free(&resampler)
-        avcodec_free_context(&codecContext)
-        avformat_close_input(&formatContext)
     }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> Int {

@@ -7,7 +7,6 @@ final class Mpg123Decoder: AudioDecoder {
     let format: AudioFormat
     private(set) var damage: String?
     private let handle: OpaquePointer
-    private var framesRead: Int64 = 0
     private var finished = false
 
     private static let initialised: Bool = { mpg123_init() == MPG123_OK.rawValue }()
@@ -85,7 +84,6 @@ final class Mpg123Decoder: AudioDecoder {
             }
             break
         }
-        framesRead += Int64(total)
         return total
     }
 }

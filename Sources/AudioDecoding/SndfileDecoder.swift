@@ -7,7 +7,6 @@ final class SndfileDecoder: AudioDecoder {
     private(set) var damage: String?
     private let file: OpaquePointer
     private var framesRead: Int64 = 0
-    private let path: String
 
     init(path: String) throws {
         var info = SF_INFO()
@@ -21,7 +20,6 @@ final class SndfileDecoder: AudioDecoder {
                               reason: "absurd header values (\(info.channels) channels, \(info.samplerate) Hz)")
         }
         self.file = file
-        self.path = path
         // Normalise float sources as integer ones are, so clipping float WAVs read as they are.
         sf_command(file, Int32(SFC_SET_NORM_FLOAT), nil, Int32(SF_TRUE))
         let major = info.format & Int32(SF_FORMAT_TYPEMASK)

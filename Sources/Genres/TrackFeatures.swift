@@ -79,10 +79,4 @@ public struct TrackFeatures: Sendable {
             energy = max(0, loud - dynamics)
         }
     }
-
-    /// Tempo words: "upbeat" from 115 BPM, "slow" under 90.
-    public var tempoClass: String? {
-        guard let bpm = input.bpm else { return nil }
-        return bpm >= 115 ? "upbeat" : (bpm < 90 ? "slow" : "mid-tempo")
-    }
 }

@@ -13,8 +13,6 @@ public struct ScanReport: Sendable {
     public var restored = 0
     public var unchanged = 0
     public var skipped: [SkippedEntry] = []
-    /// Files whose content is new to the index (new or changed): their tags and analysis are due.
-    public var dirtyFileIds: [Int64] = []
     public var seconds = 0.0
 }
 
@@ -36,14 +34,7 @@ public final class LibraryScanner {
     }
 
     public func rootId() throws -> Int64 {
-        try database.writer.write { db in
-            if let existing = try LibraryRootRecord.filter(Column("path") == root.path).fetchOne(db) {
-                return existing.id!
-            }
-            var record = LibraryRootRecord(path: root.path)
-            try record.insert(db)
-            return record.id!
-        }
+        try database.writer.write { db in try FileQueries.ensureRoot(db, path: root.path) }
     }
 
     public func scan(progress: ((Int) -> Void)? = nil) throws -> ScanReport {
@@ -51,9 +42,7 @@ public final class LibraryScanner {
         var report = ScanReport()
         let rootId = try self.rootId()
         report.rootId = rootId
-        let known = try database.writer.read { db in
-            try FileRecord.filter(Column("root_id") == rootId).fetchAll(db)
-        }
+        let known = try database.writer.read { db in try FileQueries.files(db, rootId: rootId) }
         var byPath: [String: FileRecord] = [:]
         for record in known { byPath[record.path] = record }
 
@@ -93,7 +82,6 @@ public final class LibraryScanner {
                 if key != record.contentKey {
                     record.changedAt = now
                     report.changed += 1
-                    report.dirtyFileIds.append(record.id!)
                 } else {
                     report.unchanged += 1
                 }
@@ -145,17 +133,8 @@ public final class LibraryScanner {
             report.missing += 1
         }
 
-        try database.writer.write { db in
-            // A moved file's new path may still be held by a row that is going missing: free paths first.
-            for record in updates where movedIds.contains(record.id!) {
-                try db.execute(sql: "UPDATE files SET path = '\u{1}moving/' || id WHERE id = ?", arguments: [record.id!])
-            }
-            for var record in updates { try record.update(db) }
-            for var record in remainingInserts {
-                try record.insert(db)
-                report.dirtyFileIds.append(record.id!)
-            }
-            try db.execute(sql: "UPDATE library_roots SET last_scan_at = ? WHERE id = ?", arguments: [now, rootId])
+        _ = try database.writer.write { db in
+            try FileQueries.applyScan(db, rootId: rootId, updates: updates, moved: movedIds, inserts: remainingInserts, at: now)
         }
         report.new = remainingInserts.count
         report.seconds = Date().timeIntervalSince(started)

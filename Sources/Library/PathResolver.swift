@@ -48,9 +48,7 @@ public final class PathResolver: Sendable {
     public init(database: SpindleDatabase, root: LibraryRoot) throws {
         self.database = database
         self.root = root
-        guard let id = try database.writer.read({ db in
-            try Int64.fetchOne(db, sql: "SELECT id FROM library_roots WHERE path = ?", arguments: [root.path])
-        }) else {
+        guard let id = try database.writer.read({ db in try FileQueries.rootId(db, path: root.path) }) else {
             throw LibraryError.rootUnavailable(path: root.path, reason: "not scanned yet: run `spindle scan` first")
         }
         rootId = id
@@ -111,10 +109,7 @@ public final class PathResolver: Sendable {
         // 3: the file name in the index.
         let name = components.last!.lowercased()
         r.tried.append("name:\(name)")
-        let byName = try database.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT path FROM files WHERE root_id = ? AND status = 'present' AND name = ?",
-                                arguments: [rootId, name])
-        }
+        let byName = try database.writer.read { db in try FileQueries.presentPaths(db, rootId: rootId, named: name) }
         let folders = components.dropLast().map { $0.lowercased() }
         if let pick = try decide(byName, folders: folders, into: &r, strategy: 3) { return pick }
 
@@ -122,20 +117,8 @@ public final class PathResolver: Sendable {
         let words = PathWords.words(components.joined(separator: "/"))
         guard !words.isEmpty else { return r }
         r.tried.append("words:\(words.joined(separator: " "))")
-        // Candidates ranked by how many of the query's words they hold, so the best are never cut off by the
-        // limit however many files share a common word.
-        let perWord = words.map { _ in "SELECT rowid FROM file_words WHERE file_words MATCH ?" }
-            .joined(separator: " UNION ALL ")
-        let needed = (words.count + 1) / 2
         let candidates = try database.writer.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT f.path FROM (SELECT rowid AS id, count(*) AS hits FROM (\(perWord)) GROUP BY rowid
-                                    HAVING hits >= ?) m
-                JOIN files f ON f.id = m.id
-                WHERE f.root_id = ? AND f.status = 'present'
-                ORDER BY m.hits DESC, f.path LIMIT 500
-                """, arguments: StatementArguments(words.map { "\"\($0.replacingOccurrences(of: "\"", with: ""))\"" })
-                    + [needed, rootId])
+            try FileQueries.presentPaths(db, rootId: rootId, sharing: words, atLeast: (words.count + 1) / 2)
         }
         let wanted = Set(words)
         var best: [(path: String, score: Double)] = []

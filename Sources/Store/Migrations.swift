@@ -256,6 +256,17 @@ enum Migrations {
                 END;
                 """)
         }
+        migrator.registerMigration("v8-analyzer-versions") { db in
+            // One version per analyzer, so a changed analyzer makes only its own results stale. Rows written
+            // under the single version 2 hold the first version of each of the four analyzers.
+            try db.alter(table: "analysis") { t in
+                t.add(column: "analyzer_versions", .text)
+            }
+            try db.execute(sql: """
+                UPDATE analysis SET analyzer_versions = '{"frames":1,"loudness":1,"silence":1,"tempo":1}'
+                WHERE analyzer_version = 2
+                """)
+        }
         return migrator
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Library
 import Pipeline
 
 struct BenchCommand: ParsableCommand {
@@ -9,7 +8,8 @@ struct BenchCommand: ParsableCommand {
         abstract: "Measure decode-only and full-analysis throughput (× real time) and each analyzer's share.",
         discussion: """
             Decodes every audio file under DIR (default: the library) once without analysis and once with \
-            every analyzer, on one core, in the same run, then again on --jobs cores. No database is used.
+            every analyzer, in one worker process as `analyze` runs them, in the same run, then again on \
+            --jobs workers. No database is used; nothing under DIR is changed.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -23,23 +23,8 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         try runCommand {
             let settings = try global.settings(jobs: jobs, only: only.map { [$0] })
-            let targets = paths.isEmpty ? [try settings.requireLibrary()] : paths
-            var files: [String] = []
-            for target in targets {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) else {
-                    throw CommandFailure.usage("\(target) does not exist")
-                }
-                if isDirectory.boolValue {
-                    let root = try LibraryRoot(path: target)
-                    LibraryWalker(root: root.path).walk(file: { files.append(root.absolute($0.relativePath)) },
-                                                        skipped: { _ in })
-                } else {
-                    files.append(target)
-                }
-            }
-            guard !files.isEmpty else { throw CommandFailure.usage("no audio files found") }
-            let report = BenchmarkReport.run(files: files, options: settings.analysis, jobs: settings.jobs, rounds: rounds)
+            let files = try BenchmarkReport.files(in: paths.isEmpty ? [try settings.requireLibrary()] : paths)
+            let report = try BenchmarkReport.run(files: files, settings: settings, rounds: rounds)
             print(json ? report.json().serialized(pretty: true) : report.text())
             return 0
         }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Pipeline
 import Reports
-import Store
 
 struct GenresCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,10 +23,11 @@ struct GenresCommand: ParsableCommand {
 
         func run() throws {
             try runCommand {
-                let settings = try global.settings()
-                let lock = try RunLock(databasePath: settings.databasePath, command: "genres build")
-                defer { withExtendedLifetime(lock) {} }
-                let report = try GenresStage.build(database: try SpindleDatabase(path: settings.databasePath))
+                // A run like any other: the lock, a `runs` row, the library's own files.
+                let outcome = try LibraryJobs.run(settings: try global.settings(),
+                                                  request: RunRequest(kind: "genres build", stages: [.genres]),
+                                                  verbosity: global.verbosity)
+                guard let report = outcome.genres else { return 1 }
                 if json {
                     print(JSONValue.object([("genres", .from(report.genres)), ("memberships", .from(report.memberships)),
                                             ("dropped", .from(report.dropped))]).serialized(pretty: true))
@@ -57,12 +57,7 @@ struct GenresCommand: ParsableCommand {
                 guard let format = ReportFormat(rawValue: format) else {
                     throw CommandFailure.usage("--format must be html, md, csv or json")
                 }
-                let settings = try global.settings()
-                guard FileManager.default.fileExists(atPath: settings.databasePath) else {
-                    throw CommandFailure.usage("no database at \(settings.databasePath): run `spindle scan` first")
-                }
-                if let text = try GenresStage.report(database: try SpindleDatabase(path: settings.databasePath),
-                                                     format: format, output: output) {
+                if let text = try GenresStage.report(settings: try global.settings(), format: format, output: output) {
                     print(text, terminator: "")
                 } else if global.verbosity > .quiet {
                     printError("report written to \(output!)")

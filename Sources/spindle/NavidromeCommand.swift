@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Navidrome
 import Pipeline
 
 struct NavidromeCommand: ParsableCommand {

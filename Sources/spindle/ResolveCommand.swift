@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import Library
 import Pipeline
-import Store
 
 struct ResolveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,29 +20,9 @@ struct ResolveCommand: ParsableCommand {
 
     func run() throws {
         try runCommand {
-            let settings = try global.settings()
-            let (database, root) = try LibraryJobs.open(settings)
-            let resolver = try PathResolver(database: database, root: root)
-            var unresolved = 0
-            for path in paths {
-                let r = try resolver.resolve(path)
-                if r.resolved == nil { unresolved += 1 }
-                if json {
-                    print(ResolutionJSON.json(r).serialized())
-                } else {
-                    let input = TerminalText.safe(path)
-                    if let resolved = r.resolved {
-                        print("\(input) → \(TerminalText.safe(resolved)) (strategy \(r.strategy!))")
-                    } else if let refused = r.refused {
-                        print("\(input): refused: \(TerminalText.safe(refused))")
-                    } else if !r.ambiguous.isEmpty {
-                        print("\(input): ambiguous between \(TerminalText.safe(r.ambiguous.joined(separator: ", ")))")
-                    } else {
-                        print("\(input): not found (tried \(TerminalText.safe(r.tried.joined(separator: "; "))))")
-                    }
-                }
-            }
-            return unresolved > 0 ? 3 : 0
+            let reports = try ResolveReport.resolve(paths, settings: try global.settings())
+            for report in reports { print(json ? report.json().serialized() : report.text()) }
+            return reports.allSatisfy(\.isResolved) ? 0 : 3
         }
     }
 }

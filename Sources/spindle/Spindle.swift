@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Library
 import Pipeline
 
 
@@ -76,21 +75,11 @@ func runCommand(_ body: () throws -> Int32) throws {
         printError(failure.description)
         if case .usage = failure { throw ExitCode(2) }
         throw ExitCode(1)
-    } catch let error as ConfigurationError {
-        printError(error.description)
-        throw ExitCode(2)
-    } catch let error as LibraryError {
-        // The library root is configuration: a missing folder, or `/`.
-        printError(error.description)
-        throw ExitCode(2)
-    } catch let error as LockHeldError {
-        printError(error.description)
-        throw ExitCode(4)
     } catch let exit as ExitCode {
         throw exit
     } catch {
         printError("\(error)")
-        throw ExitCode(1)
+        throw ExitCode(ExitStatus.code(for: error))
     }
     if code != 0 { throw ExitCode(code) }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Pipeline
-import Store
 
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,11 +12,7 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         try runCommand {
-            let settings = try global.settings()
-            guard FileManager.default.fileExists(atPath: settings.databasePath) else {
-                throw CommandFailure.usage("no database at \(settings.databasePath): run `spindle scan` first")
-            }
-            let report = try StatusReport.load(database: try SpindleDatabase(path: settings.databasePath))
+            let report = try StatusReport.load(settings: try global.settings())
             print(json ? report.json().serialized(pretty: true) : report.text())
             return 0
         }

@@ -1,9 +1,6 @@
 import ArgumentParser
 import Foundation
-import Library
 import Pipeline
-import Store
-import Tagging
 
 struct TagsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -51,38 +48,12 @@ struct TagsCommand: ParsableCommand {
 
         func run() throws {
             try runCommand {
-                let (database, root) = try LibraryJobs.open(try global.settings())
-                let resolver = try PathResolver(database: database, root: root)
-                var failed = 0
-                for input in paths {
-                    let r = try resolver.resolve(input)
-                    guard let path = r.resolved else {
-                        printError("\(TerminalText.safe(input)): \(TerminalText.safe(r.writeRefusal ?? "not found in the library"))")
-                        failed += 1
-                        continue
-                    }
-                    if !r.isExact {
-                        let how = r.strategy == 3 ? "file name lookup" : "fuzzy word match"
-                        printError("\(TerminalText.safe(input)): no file at this path; showing \(TerminalText.safe(path)), found by \(how)")
-                    }
-                    do {
-                        let tags = try TagReader.read(path: root.absolute(path))
-                        if json {
-                            let props = JSONValue.object(tags.properties.keys.sorted().map { ($0, .array(tags.properties[$0]!.map { .string($0) })) })
-                            print(JSONValue.object([("path", .string(path)), ("codec", .string(tags.codec)),
-                                                    ("duration_s", .from(tags.durationSeconds)), ("tags", props)]).serialized())
-                        } else {
-                            print(TerminalText.safe(path))
-                            for key in tags.properties.keys.sorted() {
-                                let values = tags.properties[key]!.map(TerminalText.safe).joined(separator: " | ")
-                                print("  \(TerminalText.safe(key)) = \(values)")
-                            }
-                        }
-                    } catch {
-                        printError(TerminalText.safe("\(path): \(error)"))
-                        failed += 1
-                    }
+                let reports = try TagsShowReport.show(paths, settings: try global.settings(), json: json)
+                for report in reports {
+                    report.notes.forEach(printError)
+                    if let output = report.output { print(output) }
                 }
+                let failed = reports.filter(\.failed).count
                 return failed > 0 ? 3 : 0
             }
         }

@@ -17,7 +17,7 @@ func analyse(_ samples: [Float], sampleRate: Int, channels: Int, options: Analys
     return analyzer.finish()
 }
 
-func only(_ kinds: AnalysisOptions.Kind...) -> AnalysisOptions {
+func only(_ kinds: String...) -> AnalysisOptions {
     var o = AnalysisOptions()
     o.enabled = Set(kinds)
     return o

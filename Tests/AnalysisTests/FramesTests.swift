@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 
 final class FramesTests: XCTestCase {
-    private func frames(_ s: [Float], rate: Int = 44100, channels: Int = 2, options: AnalysisOptions = only(.frames)) -> VisualFrames {
+    private func frames(_ s: [Float], rate: Int = 44100, channels: Int = 2, options: AnalysisOptions = only("frames")) -> VisualFrames {
         analyse(s, sampleRate: rate, channels: channels, options: options).frames!
     }
 
@@ -43,7 +43,7 @@ final class FramesTests: XCTestCase {
     }
 
     func testConfigurableFpsAndBands() {
-        var o = only(.frames)
+        var o = only("frames")
         o.framesPerSecond = 60
         o.frameBands = 16
         let f = frames(Synth.sine(frequency: 440, seconds: 3, amplitude: 0.5), options: o)

@@ -6,7 +6,7 @@ import XCTest
 /// their published definitions: 1 kHz tones whose levels are peak dBFS, at 48 kHz.
 final class LoudnessTests: XCTestCase {
     private func loudness(_ s: [Float], rate: Int = 48000, channels: Int = 2) -> LoudnessResult {
-        analyse(s, sampleRate: rate, channels: channels, options: only(.loudness)).loudness!
+        analyse(s, sampleRate: rate, channels: channels, options: only("loudness")).loudness!
     }
 
     func testTech3341Case1And2SteadyTones() throws {
@@ -115,8 +115,8 @@ final class LoudnessTests: XCTestCase {
 
     func testBlockSizeDoesNotChangeResults() throws {
         let s = toneSequence([(-30, 4), (-20, 4)])
-        let a = analyse(s, sampleRate: 48000, channels: 2, options: only(.loudness), blockFrames: 4096).loudness!
-        let b = analyse(s, sampleRate: 48000, channels: 2, options: only(.loudness), blockFrames: 333).loudness!
+        let a = analyse(s, sampleRate: 48000, channels: 2, options: only("loudness"), blockFrames: 4096).loudness!
+        let b = analyse(s, sampleRate: 48000, channels: 2, options: only("loudness"), blockFrames: 333).loudness!
         XCTAssertEqual(try XCTUnwrap(a.integratedLUFS), try XCTUnwrap(b.integratedLUFS), accuracy: 1e-6)
         XCTAssertEqual(a.truePeak, b.truePeak, accuracy: 1e-6)
     }

@@ -5,7 +5,7 @@ import XCTest
 
 final class SilenceTests: XCTestCase {
     private func silence(_ s: [Float], rate: Int = 44100, channels: Int = 2, threshold: Double = -60) -> SilenceResult {
-        var o = only(.silence)
+        var o = only("silence")
         o.silenceThresholdDB = threshold
         return analyse(s, sampleRate: rate, channels: channels, options: o).silence!
     }
@@ -64,7 +64,7 @@ final class SilenceTests: XCTestCase {
         let s = Synth.concat(Synth.silence(seconds: 0.7, sampleRate: 48000, channels: 1),
                              Synth.sine(frequency: 300, seconds: 1, sampleRate: 48000, channels: 1, amplitude: 0.4),
                              Synth.silence(seconds: 0.3, sampleRate: 48000, channels: 1))
-        var o = only(.silence)
+        var o = only("silence")
         o.silenceThresholdDB = -60
         let r = analyse(s, sampleRate: 48000, channels: 1, options: o, blockFrames: 777).silence!
         XCTAssertEqual(try XCTUnwrap(r.leadSilenceEnd), 0.7, accuracy: 0.001)

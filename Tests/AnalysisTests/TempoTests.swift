@@ -5,7 +5,7 @@ import XCTest
 
 final class TempoTests: XCTestCase {
     private func tempo(_ s: [Float], rate: Int = 44100, channels: Int = 2) -> TempoResult {
-        analyse(s, sampleRate: rate, channels: channels, options: only(.tempo)).tempo!
+        analyse(s, sampleRate: rate, channels: channels, options: only("tempo")).tempo!
     }
 
     private func within(_ measured: Double?, _ truth: Double, _ tolerance: Double = 0.04) -> Bool {

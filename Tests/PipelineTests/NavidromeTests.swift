@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Library
+@testable import Navidrome
 @testable import Pipeline
 import Store
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+@testable import Navidrome
 @testable import Pipeline
 import TestSupport
 import XCTest

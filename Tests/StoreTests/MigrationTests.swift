@@ -59,7 +59,7 @@ final class MigrationTests: XCTestCase {
             try root.insert(db)
             var file = FileRecord(rootId: root.id!, path: "x.flac", size: 1, mtimeNs: 1, inode: 1, contentKey: "k")
             try file.insert(db)
-            var a = AnalysisRecord(fileId: file.id!, contentKey: "k", analyzerVersion: 1, status: "ok")
+            var a = AnalysisRecord(fileId: file.id!, contentKey: "k", analyzerVersion: 1, status: .ok)
             a.bpm = 120
             a.leadSilenceEndS = 0.5
             a.trailSilenceStartS = 180.25

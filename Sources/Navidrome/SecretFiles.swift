@@ -1,0 +1,29 @@
+import Foundation
+
+/// Where Subsonic passwords come from without appearing in `ps`: a file (`--password-file`, `password_file`)
+/// or the environment (`SPINDLE_SUBSONIC_PASSWORD`). Files that hold a secret and are readable by other
+/// users are named in a warning.
+public enum SecretFiles {
+    public static let passwordVariable = "SPINDLE_SUBSONIC_PASSWORD"
+
+    /// The password in `path`: its first line, without the newline.
+    public static func password(file path: String, warn: (String) -> Void) throws -> String {
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG,
+              let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw NavidromeError("cannot read the password file \(path)")
+        }
+        warnIfReadableByOthers(path, holding: "a password", warn: warn)
+        let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let password = line.hasSuffix("\r") ? String(line.dropLast()) : line
+        guard !password.isEmpty else { throw NavidromeError("the password file \(path) is empty") }
+        return password
+    }
+
+    /// Warns when `path` can be read by users other than its owner (and its group's members).
+    public static func warnIfReadableByOthers(_ path: String, holding what: String, warn: (String) -> Void) {
+        var st = stat()
+        guard stat(path, &st) == 0, st.st_mode & S_IROTH != 0 else { return }
+        warn("warning: \(path) holds \(what) and is readable by every user on this machine; run chmod o-r on it")
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Navidrome
+import Reports
+import TOMLKit
+
+/// A pipeline file from `Pipelines/`: which stages to run and with what settings. Its `[pipeline]` table
+/// names the stages; `library`, `database`, `jobs`, `[analysis]` and `[runtime]` are the config file's keys
+/// and override it; the command line overrides them all.
+public struct PipelineFile: Sendable {
+    public var name: String
+    public var description: String?
+    public var stages: [Stage]
+    public var force: Bool
+    /// `[report]`: format (html, md, csv, json) and output file (relative to the working directory).
+    public var reportFormat: ReportFormat = .html
+    public var reportOutput: String?
+    /// `[tagfix]`: an edits file and/or fixers.
+    public var tagfix: TagfixRequest?
+    /// `[navidrome]`: rescan after a tag batch changed files.
+    public var rescan: SubsonicClient?
+    var settings: ConfigFile?
+
+    private struct Document: Decodable {
+        var pipeline: Section
+        struct Section: Decodable {
+            var name: String?
+            var description: String?
+            var stages: [String]
+            var force: Bool?
+        }
+        var report: ReportSection?
+        struct ReportSection: Decodable {
+            var format: String?
+            var output: String?
+        }
+        var tagfix: TagfixSection?
+        struct TagfixSection: Decodable {
+            var edits: String?
+            var fixers: [String]?
+            var allow_custom: Bool?
+            var dry_run: Bool?
+        }
+        var navidrome: NavidromeSection?
+        struct NavidromeSection: Decodable {
+            var url: String?
+            var user: String?
+            var password: String?
+            var password_file: String?
+            var token: String?
+            var salt: String?
+        }
+    }
+
+    public static func load(path: String) throws -> PipelineFile {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ConfigurationError("cannot read pipeline file \(path)")
+        }
+        try TOMLSchema.pipeline.check(text: text, file: "pipeline file \(path)")
+        let document: Document
+        let settings: ConfigFile
+        do {
+            document = try TOMLDecoder().decode(Document.self, from: text)
+            settings = try TOMLDecoder().decode(ConfigFile.self, from: text)
+        } catch {
+            throw ConfigurationError("pipeline file \(path) is not valid: \(error)")
+        }
+        var stages: [Stage] = []
+        for name in document.pipeline.stages {
+            if let stage = Stage(rawValue: name) {
+                stages.append(stage)
+            } else {
+                let known = Stage.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ConfigurationError("pipeline \(path): unknown stage '\(name)' (known: \(known))")
+            }
+        }
+        guard !stages.isEmpty else { throw ConfigurationError("pipeline \(path) has no stages") }
+        // Stages run in their fixed order whatever order the file lists them in.
+        let ordered = Stage.allCases.filter { stages.contains($0) }
+        let name = document.pipeline.name ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        var file = PipelineFile(name: name, description: document.pipeline.description, stages: ordered,
+                                force: document.pipeline.force ?? false, settings: settings)
+        if let r = document.report {
+            if let f = r.format {
+                guard let format = ReportFormat(rawValue: f) else {
+                    throw ConfigurationError("pipeline \(path): report format must be html, md, csv or json")
+                }
+                file.reportFormat = format
+            }
+            file.reportOutput = r.output
+        }
+        if stages.contains(.tagfix) {
+            guard let t = document.tagfix, t.edits != nil || !(t.fixers ?? []).isEmpty else {
+                throw ConfigurationError("pipeline \(path): the tagfix stage needs [tagfix] edits = FILE or fixers = [...]")
+            }
+            if let edits = t.edits {
+                file.tagfix = TagfixRequest(source: .file(edits), command: "run \(name)", dryRun: t.dry_run ?? false,
+                                            allowCustom: t.allow_custom ?? false)
+            } else {
+                let fixers = try (t.fixers ?? []).map { name -> TagFixer in
+                    guard let f = TagFixer(rawValue: name) else {
+                        throw ConfigurationError("pipeline \(path): unknown fixer \(name) (known: \(TagFixer.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
+                    return f
+                }
+                file.tagfix = TagfixRequest(source: .fixers(fixers, paths: nil), command: "run \(name)", dryRun: t.dry_run ?? false,
+                                            allowCustom: t.allow_custom ?? false)
+            }
+        }
+        if let n = document.navidrome {
+            guard let urlText = n.url, let url = URL(string: urlText), url.scheme == "http" || url.scheme == "https",
+                  let user = n.user else {
+                throw ConfigurationError("pipeline \(path): [navidrome] needs url = \"http(s)://...\" and user")
+            }
+            let credentials: SubsonicClient.Credentials
+            if let token = n.token, let salt = n.salt {
+                SecretFiles.warnIfReadableByOthers(path, holding: "a Subsonic token", warn: logLine)
+                credentials = .token(token: token, salt: salt)
+            } else if let passwordFile = n.password_file {
+                credentials = .password(try SecretFiles.password(file: passwordFile, warn: logLine))
+            } else if let password = n.password {
+                SecretFiles.warnIfReadableByOthers(path, holding: "a password", warn: logLine)
+                credentials = .password(password)
+            } else if let password = ProcessInfo.processInfo.environment[SecretFiles.passwordVariable], !password.isEmpty {
+                credentials = .password(password)
+            } else {
+                throw ConfigurationError("pipeline \(path): [navidrome] needs password_file, password, or token with salt "
+                    + "(or \(SecretFiles.passwordVariable) in the environment)")
+            }
+            file.rescan = SubsonicClient(baseURL: url, user: user, credentials: credentials)
+        }
+        return file
+    }
+
+    /// Settings for this pipeline: command line and environment first, then this file, then the config file.
+    public func settings(_ cli: Settings.Overrides) throws -> Settings {
+        var overrides = cli
+        overrides.pipeline = settings
+        return try Settings.resolve(overrides)
+    }
+}

@@ -1,0 +1,83 @@
+import Analysis
+import Foundation
+
+/// The `inspect --json` line of one file: exactly DESIGN's keys, in DESIGN's order.
+public enum InspectReport {
+    public static let keys = [
+        "path", "status", "error", "codec", "duration_s", "sample_rate", "channels",
+        "bpm", "bpm_confidence", "first_beat_s",
+        "lufs_integrated", "loudness_range_lu", "true_peak_dbtp", "sample_peak_dbfs", "replaygain_track_gain_db",
+        "lead_silence_end_s", "trail_silence_start_s", "is_silent",
+        "frames_fps", "frames_bands", "frames_count", "seconds",
+    ]
+
+    public static func json(_ o: FileAnalysisOutcome) -> JSONValue {
+        let a = o.analysis
+        let ok = o.error == nil
+        let loudness = a?.loudness
+        let silence = a?.silence
+        let tempo = a?.tempo
+        let frames = a?.values
+        var error = o.error
+        if ok, let damage = o.damage { error = "partial: \(damage)" }
+        let values: [JSONValue] = [
+            .string(o.path),
+            .string(ok ? "ok" : "error"),
+            .from(error),
+            .from(o.format?.codec),
+            .from(o.durationSeconds),
+            .from(ok ? o.format?.sampleRate : nil),
+            .from(ok ? o.format?.channels : nil),
+            .from(tempo?.bpm, digits: 2),
+            .from(tempo.map { $0.confidence }, digits: 3),
+            .from(tempo?.firstBeat, digits: 3),
+            .from(loudness?.integratedLUFS, digits: 2),
+            .from(loudness?.rangeLU, digits: 2),
+            .from(loudness?.truePeakDBTP, digits: 2),
+            .from(loudness?.samplePeakDBFS, digits: 2),
+            .from(loudness?.replayGainDB, digits: 2),
+            .from(silence?.leadSilenceEnd, digits: 4),
+            .from(silence?.trailSilenceStart, digits: 4),
+            .from(silence?.isSilent),
+            .from(frames?["frames_fps"]?.double),
+            .from(frames?["frames_bands"]?.int),
+            .from(frames?["frames_count"]?.int),
+            .from(o.seconds, digits: 4),
+        ]
+        return .object(Array(zip(keys, values)))
+    }
+
+    /// Decodes and analyses `files` in worker processes (a file that crashes a decoder costs that file only);
+    /// one outcome per file, in the order given.
+    public static func inspect(_ files: [String], settings: Settings) throws -> [FileAnalysisOutcome] {
+        try FileJobs.run(files, kind: .analyze, settings: settings)
+    }
+
+    /// The outcome for a person: one line per analyzer that ran.
+    public static func text(_ o: FileAnalysisOutcome) -> String {
+        let path = TerminalText.safe(o.path)
+        guard o.error == nil, let format = o.format else { return "\(path)\n  error: \(TerminalText.safe(o.error ?? "unknown"))" }
+        func f(_ v: Double?, _ unit: String, _ digits: Int = 2) -> String {
+            v.map { String(format: "%.\(digits)f %@", $0, unit) } ?? "—"
+        }
+        var lines = ["\(path)",
+                     "  format:     \(format.codec), \(format.sampleRate) Hz, \(format.channels) ch, \(f(o.durationSeconds, "s", 3))"]
+        if let damage = o.damage { lines.append("  partial:    \(TerminalText.safe(damage))") }
+        if let t = o.analysis?.tempo {
+            lines.append("  tempo:      \(f(t.bpm, "BPM")) (confidence \(String(format: "%.2f", t.confidence))), first beat \(f(t.firstBeat, "s", 3))")
+        }
+        if let l = o.analysis?.loudness {
+            lines.append("  loudness:   \(f(l.integratedLUFS, "LUFS")), range \(f(l.rangeLU, "LU")), true peak \(f(l.truePeakDBTP, "dBTP")), sample peak \(f(l.samplePeakDBFS, "dBFS")), ReplayGain \(f(l.replayGainDB, "dB"))")
+        }
+        if let s = o.analysis?.silence {
+            lines.append(s.isSilent ? "  silence:    the whole file is silent"
+                : "  silence:    sound from \(f(s.leadSilenceEnd, "s", 3)) to \(f(s.trailSilenceStart, "s", 3))")
+        }
+        if let v = o.analysis?.values, let count = v["frames_count"]?.int, let bands = v["frames_bands"]?.int,
+           let fps = v["frames_fps"]?.double {
+            lines.append("  visualiser: \(count) frames × \(bands) bands at \(String(format: "%g", fps)) fps")
+        }
+        lines.append(String(format: "  time:       %.3f s", o.seconds))
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import Library
+import Navidrome
+import Reports
+import Store
+import Tagging
+
+/// One journaled run over the library: takes the database lock, marks runs that died as interrupted, then
+/// runs the requested stages; each stage picks up whatever work is left, so a run after a kill finishes
+/// what the killed one started.
+public enum LibraryJobs {
+    public static func open(_ settings: Settings) throws -> (SpindleDatabase, LibraryRoot) {
+        let database = try SpindleDatabase(path: settings.databasePath)
+        return (database, try LibraryRoot(path: try libraryPath(settings, database: database)))
+    }
+
+    /// The library named by the settings; without one, the only library an existing database knows (so
+    /// `spindle --db FILE genres build` needs no --library), else the settings' error naming the three ways.
+    static func libraryPath(_ settings: Settings, database: SpindleDatabase?) throws -> String {
+        if let path = settings.libraryPath { return path }
+        if let database, let roots = try? database.writer.read({ db in try FileQueries.roots(db) }), roots.count == 1 {
+            return roots[0]
+        }
+        return try settings.requireLibrary()
+    }
+
+    public static func run(settings: Settings, request: RunRequest, verbosity: Verbosity) throws -> Outcome {
+        let started = monotonicSeconds()
+        let existing = FileManager.default.fileExists(atPath: settings.databasePath)
+            ? try SpindleDatabase(path: settings.databasePath) : nil
+        let root = try LibraryRoot(path: try libraryPath(settings, database: existing))
+        let folder = (settings.databasePath as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        let lock = try RunLock(databasePath: settings.databasePath, command: request.kind)
+        defer { withExtendedLifetime(lock) {} }
+        let database = try SpindleDatabase(path: settings.databasePath)
+        // Holding the lock, any run still marked running died without finishing.
+        let interrupted = try database.writer.write { db in try RunQueries.markInterrupted(db) }
+        let journal = try RunJournal(database: database, kind: request.kind)
+        var outcome = Outcome(runId: journal.runId)
+        outcome.interruptedRuns = interrupted
+        do {
+            let scanner = LibraryScanner(database: database, root: root)
+            let rootId = try scanner.rootId()
+            if let tagfix = request.tagfix, request.stages.contains(.tagfix) {
+                let report = try runTagfix(tagfix, scanner: scanner, database: database, root: root)
+                outcome.tagfix = report
+                if report.dryRun {
+                    outcome.seconds = monotonicSeconds() - started
+                    try journal.finish(status: .completed, summary: outcome.summary())
+                    return outcome
+                }
+            }
+            if request.stages.contains(.scan) {
+                let scan = try scanner.scan()
+                try recordScanIssues(scan, rootId: rootId, database: database)
+                if verbosity == .verbose { for s in scan.skipped { logLine("skipped \(s.relativePath): \(s.reason)") } }
+                outcome.scan = scan
+            }
+            let context = RunContext(database: database, root: root, rootId: rootId, settings: settings, journal: journal,
+                                     verbosity: verbosity, force: request.force)
+            if request.stages.contains(.tags) { outcome.tags = try TagStage.run(context) }
+            if request.stages.contains(.analyze) {
+                let selected = try request.paths.map { try select($0, root: root, rootId: rootId, database: database) }
+                outcome.analysis = try AnalyzeStage.run(context, only: selected)
+            }
+            if request.stages.contains(.genres) { outcome.genres = try GenresStage.build(database: database, rootId: rootId) }
+            if request.stages.contains(.report) {
+                let text = try GenresStage.report(database: database, format: request.reportFormat, output: request.reportOutput)
+                if let text { print(text, terminator: "") }
+                outcome.reportWritten = request.reportOutput ?? "standard output"
+            }
+            if let client = request.rescan, (outcome.tagfix?.filesChanged ?? 0) > 0 {
+                do {
+                    try client.startScan { logLine($0) }
+                    outcome.rescanned = "rescan requested"
+                } catch {
+                    outcome.rescanned = "rescan failed: \(error)"
+                    outcome.rescanFailed = true
+                }
+            }
+            outcome.seconds = monotonicSeconds() - started
+            try journal.finish(status: .completed, summary: outcome.summary())
+            return outcome
+        } catch {
+            try? journal.finish(status: .failed, summary: "\(error)")
+            throw error
+        }
+    }
+
+    /// The library files that `analyze PATH...` names: each path relative to the library root first, then
+    /// to the current folder; a folder names every file under it. A path that names nothing is an error that
+    /// says what was tried.
+    static func select(_ inputs: [String], root: LibraryRoot, rootId: Int64, database: SpindleDatabase) throws -> [String] {
+        var selected: [String] = []
+        for input in inputs {
+            var tried: [String] = []
+            var candidates: [String] = []
+            let components = input.split(separator: "/").map(String.init)
+            if !input.hasPrefix("/"), !components.contains("..") { candidates.append(components.joined(separator: "/")) }
+            let absolute = input.hasPrefix("/") ? input : FileManager.default.currentDirectoryPath + "/" + input
+            let normalised = URL(fileURLWithPath: absolute).standardizedFileURL.path
+            if normalised.hasPrefix(root.path + "/") { candidates.append(String(normalised.dropFirst(root.path.count + 1))) }
+            var found: [String] = []
+            for candidate in candidates where found.isEmpty {
+                tried.append(root.absolute(candidate))
+                found = try database.writer.read { db in try FileQueries.presentPaths(db, rootId: rootId, at: candidate) }
+            }
+            guard !found.isEmpty else {
+                let attempts = tried.isEmpty ? "it is outside the library root \(root.path)" : "tried \(tried.joined(separator: ", "))"
+                throw ConfigurationError("\(input) matches no file of the library (\(attempts))")
+            }
+            selected += found
+        }
+        return selected
+    }
+
+    /// A path given on the command line, as a path relative to the root; refuses anything outside it.
+    public static func relativePath(_ path: String, root: LibraryRoot) throws -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let normalised = URL(fileURLWithPath: absolute).standardizedFileURL.path
+        if normalised.hasPrefix(root.path + "/") { return String(normalised.dropFirst(root.path.count + 1)) }
+        // Not under the root as written: maybe already relative to the root.
+        if !path.hasPrefix("/"), !path.split(separator: "/").contains("..") { return path }
+        throw ConfigurationError("\(path) is outside the library root \(root.path)")
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Navidrome
+import Reports
+import Tagging
+
+/// The tag batch a run starts with (stage `tagfix`).
+public struct TagfixRequest: Sendable {
+    public enum Source: Sendable {
+        case edits([(String, TagEdit)])
+        case file(String)
+        case fixers([TagFixer], paths: [String]?)
+        case analysis(bpm: Bool, replayGain: Bool, paths: [String]?)
+        case undo(batch: Int64?)
+    }
+    public var source: Source
+    public var dryRun = false
+    public var allowCustom = false
+    /// 3 or 4 to write MP3 tags as that ID3v2 version; 0 keeps each file's own.
+    public var id3v2Version = 0
+    public var command: String
+
+    public init(source: Source, command: String, dryRun: Bool = false, allowCustom: Bool = false, id3v2Version: Int = 0) {
+        self.source = source
+        self.command = command
+        self.dryRun = dryRun
+        self.allowCustom = allowCustom
+        self.id3v2Version = id3v2Version
+    }
+}
+
+/// What a run is asked to do.
+public struct RunRequest: Sendable {
+    public var kind: String
+    public var stages: [Stage]
+    public var force: Bool
+    /// Restrict analysis to these files (relative to the root or absolute inside it).
+    public var paths: [String]?
+    /// The report stage's format and file (standard output when nil).
+    public var reportFormat: ReportFormat = .html
+    public var reportOutput: String?
+    public var tagfix: TagfixRequest?
+    /// Ask a Subsonic server to rescan when the tag batch changed files.
+    public var rescan: SubsonicClient?
+
+    public init(kind: String, stages: [Stage], force: Bool = false, paths: [String]? = nil) {
+        self.kind = kind
+        self.stages = stages
+        self.force = force
+        self.paths = paths
+    }
+}

@@ -1,0 +1,86 @@
+import Analysis
+import Foundation
+import GRDB
+import Library
+import Store
+
+/// Stage 3: decode once and analyse, in worker processes, every file whose stored analysis is missing or
+/// stale (content key or analyzer version changed), or every selected file with `force`. A file that
+/// crashed a worker is retried on the next run once; after a second crash it waits for new content or
+/// `--force`.
+public enum AnalyzeStage {
+    public struct Report: Sendable {
+        public var analysed = 0
+        public var failed = 0
+        public var partial = 0
+        public var crashed = 0
+        public var audioSeconds = 0.0
+        public var seconds = 0.0
+    }
+
+    static func run(_ context: RunContext, only paths: [String]? = nil) throws -> Report {
+        let started = monotonicSeconds()
+        let options = context.settings.analysis
+        let versions = AnalysisStorage.versions(options)
+        var files = try context.database.writer.read { db in
+            try AnalysisQueries.filesToAnalyse(db, rootId: context.rootId, versions: versions, force: context.force)
+        }
+        if let paths {
+            let wanted = Set(paths)
+            files = files.filter { wanted.contains($0.path) }
+        }
+        var report = Report()
+        guard !files.isEmpty else { return report }
+        try context.journal.addToTotal(files.count)
+        let runtime = context.settings.runtime
+        // Largest first: the long files start early instead of leaving one worker busy at the end.
+        files.sort { ($0.size, $1.path) > ($1.size, $0.path) }
+        let jobs = files.enumerated().map { i, file -> PoolJob in
+            // Proportional to the track's length: from its tags, else from its size at a low bitrate.
+            let duration = file.durationS ?? Double(file.size) / 8000
+            return PoolJob(job: WorkerJob(id: i, kind: .analyze, path: context.root.absolute(file.path)), relativePath: file.path,
+                           fileId: file.fileId, contentKey: file.contentKey, timeout: runtime.timeout(audioSeconds: duration))
+        }
+        let progress = ProgressReporter(label: "analyze", total: jobs.count, verbosity: context.verbosity)
+        var pending: [PoolResult] = []
+        func flush() throws {
+            let batch = pending
+            pending.removeAll()
+            try context.journal.flush { db in
+                for result in batch {
+                    if let outcome = result.reply?.analysis {
+                        try AnalysisQueries.save(AnalysisStorage.write(outcome, fileId: result.job.fileId,
+                                                                       contentKey: result.job.contentKey, options: options), in: db)
+                    } else {
+                        try AnalysisQueries.saveCrash(result.failure ?? "worker failed", fileId: result.job.fileId,
+                                                      contentKey: result.job.contentKey, versions: versions, in: db)
+                    }
+                }
+            }
+        }
+        try context.pool().process(jobs) { result in
+            let relative = result.job.relativePath
+            let fileId = result.job.fileId
+            pending.append(result)
+            if let outcome = result.reply?.analysis, outcome.error == nil {
+                report.analysed += 1
+                if outcome.damage != nil { report.partial += 1 }
+                let audio = outcome.durationSeconds ?? 0
+                report.audioSeconds += audio
+                try context.journal.record(fileId: fileId, stage: "analyze", status: .done, error: outcome.damage)
+                progress.advance(audioSeconds: audio, note: outcome.damage.map { "\(relative): partial: \($0)" })
+            } else {
+                let reason = result.reply?.analysis?.error ?? result.failure ?? "unknown error"
+                report.failed += 1
+                if result.reply == nil { report.crashed += 1 }
+                try context.journal.record(fileId: fileId, stage: "analyze", status: .failed, error: reason)
+                progress.advance(failed: true, note: "\(relative): \(reason)")
+            }
+            if pending.count >= 32 || context.journal.isDue { try flush() }
+        }
+        try flush()
+        progress.finish()
+        report.seconds = monotonicSeconds() - started
+        return report
+    }
+}

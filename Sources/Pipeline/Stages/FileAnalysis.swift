@@ -1,0 +1,86 @@
+import Analysis
+import AudioDecoding
+import Foundation
+
+/// What decoding and analysing one file produced: the unit of work of `inspect`, `analyze` and `bench`.
+public struct FileAnalysisOutcome: Sendable, Codable {
+    public var path: String
+    public var format: AudioFormat?
+    /// Set when the file could not be decoded at all.
+    public var error: String?
+    /// Set when only part of the file decoded (truncated, corrupt data); results cover that part.
+    public var damage: String?
+    public var decodedFrames: Int64 = 0
+    public var analysis: TrackAnalysis?
+    /// Wall time spent decoding and analysing.
+    public var seconds: Double = 0
+    /// Non-finite samples replaced by zero.
+    public var nonFiniteSamples = 0
+
+    public var durationSeconds: Double? {
+        guard let format, format.sampleRate > 0, error == nil else { return nil }
+        return Double(decodedFrames) / Double(format.sampleRate)
+    }
+}
+
+public enum FileAnalysis {
+    static let chunkFrames = 4096
+
+    /// Decodes `path` once and feeds every enabled analyzer (none when `analyze` is false: decode only).
+    public static func run(path: String, options: AnalysisOptions, analyze: Bool = true,
+                           profile: Bool = false) -> FileAnalysisOutcome {
+        let started = monotonicSeconds()
+        var outcome = decodeAndAnalyze(path: path, options: options, analyze: analyze, profile: profile)
+        outcome.seconds = monotonicSeconds() - started
+        return outcome
+    }
+
+    private static func decodeAndAnalyze(path: String, options: AnalysisOptions, analyze: Bool,
+                                         profile: Bool) -> FileAnalysisOutcome {
+        var outcome = FileAnalysisOutcome(path: path)
+        let decoder: any AudioDecoder
+        do {
+            decoder = try AudioDecoders.open(path: path)
+        } catch let error as DecodeError {
+            outcome.error = error.reason
+            return outcome
+        } catch {
+            outcome.error = "\(error)"
+            return outcome
+        }
+        let format = decoder.format
+        outcome.format = format
+        let analyzer = analyze
+            ? TrackAnalyzer(format: StreamFormat(sampleRate: format.sampleRate, channels: format.channels),
+                            options: options, profile: profile)
+            : nil
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: chunkFrames * format.channels)
+        defer { buffer.deallocate() }
+        while true {
+            let n = decoder.read(into: buffer, frames: chunkFrames)
+            if n == 0 { break }
+            if format.floatSamples {
+                outcome.nonFiniteSamples += sanitize(buffer, count: n * format.channels)
+            }
+            outcome.decodedFrames += Int64(n)
+            analyzer?.consume(UnsafeBufferPointer(start: buffer, count: n * format.channels), frames: n)
+        }
+        outcome.damage = decoder.damage
+        if outcome.decodedFrames == 0 {
+            outcome.error = decoder.damage.map { "no audio could be decoded (\($0))" } ?? "no audio frames in the file"
+            return outcome
+        }
+        outcome.analysis = analyzer?.finish()
+        return outcome
+    }
+
+    /// Replaces NaN and ±inf (possible in float WAV/AIFF) by silence; returns how many there were.
+    static func sanitize(_ p: UnsafeMutablePointer<Float>, count: Int) -> Int {
+        var bad = 0
+        for i in 0..<count where !p[i].isFinite {
+            p[i] = 0
+            bad += 1
+        }
+        return bad
+    }
+}

@@ -1,0 +1,37 @@
+import Analysis
+import Foundation
+import Library
+import Store
+
+/// `spindle frames FILE`: the stored visualiser frames of a library file, or, for a file not analysed yet,
+/// frames computed on the spot. With a library, only files inside it are read: through their folder chain,
+/// following a symlink only to a target inside the root. Without one, any file, as `inspect` does.
+public enum FramesLookup {
+    public static func frames(of file: String, settings: Settings) throws -> VisualFrames {
+        guard let library = settings.libraryPath, let root = try? LibraryRoot(path: library) else {
+            return try compute(path: file, settings: settings)
+        }
+        let relative = try LibraryJobs.relativePath(file, root: root)
+        if FileManager.default.fileExists(atPath: settings.databasePath) {
+            let database = try SpindleDatabase(path: settings.databasePath)
+            if let stored = try database.writer.read({ db in try AnalysisQueries.frames(db, rootPath: root.path, path: relative) }) {
+                return VisualFrames(fps: stored.fps, bands: stored.bands, data: [UInt8](stored.data))
+            }
+        }
+        let confined: ConfinedFile
+        do { confined = try ConfinedFile(root: root, relative: relative) } catch let error as ConfinementError {
+            throw PipelineError("\(file): \(error.reason)")
+        }
+        return try withExtendedLifetime(confined) { try compute(path: confined.path, display: file, settings: settings) }
+    }
+
+    private static func compute(path: String, display: String? = nil, settings: Settings) throws -> VisualFrames {
+        var options = settings.analysis
+        options.enabled = [SpectrumFrameAnalyzer.entry.name]
+        let outcome = FileAnalysis.run(path: path, options: options)
+        guard outcome.error == nil, let frames = outcome.analysis?.frames else {
+            throw PipelineError("\(display ?? path): \(outcome.error ?? "no frames")")
+        }
+        return frames
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Genres
+import GRDB
+import Reports
+import Store
+
+/// Stage 4: rebuild composite genres from `tracks` and `analysis`, replacing both tables in one
+/// transaction. Stage 5: render the report from what is stored.
+public enum GenresStage {
+    public struct Report: Sendable {
+        public var genres = 0
+        public var memberships = 0
+        public var dropped = 0
+        public var seconds = 0.0
+    }
+
+    /// The library's tracks as genre building sees them: one root's present files (paths are unique only
+    /// within a root), with their tags and analysis.
+    static func inputs(_ database: SpindleDatabase, rootId: Int64) throws -> [(Int64, TrackInput)] {
+        try database.writer.read { db in try GenreQueries.inputs(db, rootId: rootId) }.map { row in
+            let t = row.track
+            let spectrum = row.spectrumLow.flatMap { low in
+                row.spectrumMid.flatMap { mid in row.spectrumHigh.map { [low, mid, $0] } }
+            }
+            return (row.fileId, TrackInput(path: row.path, title: t?.title, artist: t?.artist, album: t?.album,
+                                           genres: t?.genreList ?? [], year: t?.year, languageTag: t?.language,
+                                           country: t?.releaseCountry, bpm: row.bpm, lufs: row.lufs,
+                                           loudnessRange: row.loudnessRange, spectrum: spectrum))
+        }
+    }
+
+    public static func build(database: SpindleDatabase, rootId: Int64) throws -> Report {
+        let started = monotonicSeconds()
+        let rows = try inputs(database, rootId: rootId)
+        let builder = GenreBuilder(taxonomy: try DataFiles.taxonomy(), rules: try DataFiles.rules())
+        let output = builder.build(rows.map(\.1))
+        let ids = Dictionary(uniqueKeysWithValues: rows.map { ($0.1.path, $0.0) })
+        var report = Report()
+        let now = Date()
+        let records = output.genres.map { genre in
+            (CompositeGenreRecord(name: genre.name, kind: genre.kind == .cluster ? .cluster : .rule, confidence: genre.confidence,
+                                  size: genre.members.count, description: genre.description, builtAt: now),
+             genre.members.compactMap { m in
+                 ids[m.path].map { GenreMembershipRecord(genreId: 0, fileId: $0, score: m.score, explanation: m.explanation) }
+             })
+        }
+        report.memberships = try database.writer.write { db in try GenreQueries.replace(db, with: records) }
+        report.genres = output.genres.count
+        report.dropped = output.dropped.count
+        report.seconds = monotonicSeconds() - started
+        return report
+    }
+
+    /// The stored genres and the library numbers, for a report.
+    public static func reportData(database: SpindleDatabase) throws -> ReportData {
+        let (stored, numbers) = try database.writer.read { db in (try GenreQueries.stored(db), try GenreQueries.libraryNumbers(db)) }
+        let genres = stored.map { genre, members in
+            CompositeGenre(name: genre.name, kind: genre.kind == .cluster ? .cluster : .rule, confidence: genre.confidence,
+                           description: genre.description,
+                           members: members.map { Membership(path: $0.path, score: $0.score, explanation: $0.explanation) })
+        }
+        return ReportData(genres: genres, tracks: numbers.map { ReportData.Track(path: $0.path, bpm: $0.bpm, lufs: $0.lufs, year: $0.year) })
+    }
+
+    /// `genres report`: the database's stored genres; a missing database is a usage error, not a new file.
+    public static func report(settings: Settings, format: ReportFormat, output: String?) throws -> String? {
+        guard FileManager.default.fileExists(atPath: settings.databasePath) else {
+            throw ConfigurationError("no database at \(settings.databasePath): run `spindle scan` first")
+        }
+        return try report(database: try SpindleDatabase(path: settings.databasePath), format: format, output: output)
+    }
+
+    /// Renders the stored genres; writes `output` when given (returns nil), else returns the text.
+    public static func report(database: SpindleDatabase, format: ReportFormat, output: String?) throws -> String? {
+        let text = format.render(try reportData(database: database))
+        guard let output else { return text }
+        do {
+            try text.write(toFile: output, atomically: true, encoding: .utf8)
+        } catch {
+            throw PipelineError("cannot write the report to \(output): \(error.localizedDescription)")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+import Library
+import Store
+import Tagging
+
+/// Stage 2: read the tags of files whose `tracks` row is missing or older than their content, in worker
+/// processes (a TagLib crash costs one file).
+public enum TagStage {
+    public struct Report: Sendable {
+        public var read = 0
+        public var failed = 0
+    }
+
+    static func run(_ context: RunContext) throws -> Report {
+        let targets = try context.database.writer.read { db in try TrackQueries.filesToRead(db, rootId: context.rootId) }
+        var report = Report()
+        guard !targets.isEmpty else { return report }
+        try context.journal.addToTotal(targets.count)
+        let jobs = targets.enumerated().map { i, file in
+            PoolJob(job: WorkerJob(id: i, kind: .tags, path: context.root.absolute(file.path)), relativePath: file.path,
+                    fileId: file.fileId, contentKey: file.contentKey, timeout: context.settings.runtime.timeoutBase)
+        }
+        let progress = ProgressReporter(label: "tags", total: jobs.count, verbosity: context.verbosity)
+        var batch: [TrackRecord] = []
+        try context.pool().process(jobs) { result in
+            let relative = result.job.relativePath
+            if let snapshot = result.reply?.tags {
+                batch.append(TrackRecord(fileId: result.job.fileId, contentKey: result.job.contentKey, snapshot: snapshot))
+                report.read += 1
+                try context.journal.record(fileId: result.job.fileId, stage: "tags", status: .done)
+                progress.advance()
+            } else {
+                let reason = result.reply?.tagError ?? result.failure ?? "unknown error"
+                batch.append(try TrackRecord.failed(fileId: result.job.fileId, contentKey: result.job.contentKey,
+                                                    reason: reason, crashed: result.reply == nil, in: context.database))
+                report.failed += 1
+                try context.journal.record(fileId: result.job.fileId, stage: "tags", status: .failed, error: reason)
+                progress.advance(failed: true, note: "\(relative): \(reason)")
+            }
+            if batch.count >= 200 || context.journal.isDue {
+                let rows = batch
+                batch.removeAll()
+                try context.journal.flush { db in try TrackQueries.save(db, rows) }
+            }
+        }
+        let rows = batch
+        try context.journal.flush { db in try TrackQueries.save(db, rows) }
+        progress.finish()
+        return report
+    }
+}
+
+extension TrackRecord {
+    /// The row for a file whose tags could not be read: current (not retried) for a reading error; after
+    /// a worker crash, retried once, then left alone until the file changes.
+    static func failed(fileId: Int64, contentKey: String?, reason: String, crashed: Bool,
+                       in database: SpindleDatabase) throws -> TrackRecord {
+        let previous = try database.writer.read { try TrackQueries.track($0, fileId: fileId) }
+        var record = TrackRecord(fileId: fileId)
+        record.error = reason
+        record.crashes = crashed ? (previous?.crashes ?? 0) + 1 : 0
+        record.contentKey = !crashed || record.crashes >= 2 ? contentKey : nil
+        return record
+    }
+
+    init(fileId: Int64, contentKey: String?, snapshot: TagSnapshot) {
+        self.init(fileId: fileId)
+        let tags = TrackTags(snapshot)
+        self.contentKey = contentKey
+        title = tags.title
+        artist = tags.artist
+        albumArtist = tags.albumArtist
+        album = tags.album
+        genres = JSONValue.array(tags.genres.map { .string($0) }).serialized()
+        date = tags.date
+        year = tags.year
+        trackNumber = tags.trackNumber
+        trackTotal = tags.trackTotal
+        discNumber = tags.discNumber
+        discTotal = tags.discTotal
+        language = tags.language
+        releaseCountry = tags.releaseCountry
+        bpm = tags.bpm
+        replaygainTrackGain = tags.replayGainTrackGain
+        replaygainTrackPeak = tags.replayGainTrackPeak
+        replaygainAlbumGain = tags.replayGainAlbumGain
+        replaygainAlbumPeak = tags.replayGainAlbumPeak
+        musicbrainzTrackId = tags.musicBrainzTrackId
+        musicbrainzAlbumId = tags.musicBrainzAlbumId
+        musicbrainzArtistId = tags.musicBrainzArtistId
+        musicbrainzAlbumArtistId = tags.musicBrainzAlbumArtistId
+        musicbrainzReleaseGroupId = tags.musicBrainzReleaseGroupId
+        durationS = snapshot.durationSeconds
+        codec = snapshot.codec
+        sampleRate = snapshot.sampleRate
+        channels = snapshot.channels
+        bitDepth = snapshot.bitDepth
+        bitrateKbps = snapshot.bitrateKbps
+        properties = JSONValue.object(snapshot.properties.keys.sorted().map { key in
+            (key, JSONValue.array(snapshot.properties[key]!.map { .string($0) }))
+        }).serialized()
+    }
+}

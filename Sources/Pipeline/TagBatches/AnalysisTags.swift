@@ -1,0 +1,93 @@
+import Analysis
+import Foundation
+import GRDB
+import Store
+import Tagging
+
+/// `tags write-analysis`: analysis results as the tags players already read, in rsgain/loudgain's
+/// conventions. BPM rounded; ReplayGain 2.0 (reference −18 LUFS, "-6.50 dB", peaks linear) for track and
+/// album, the album measured over all its tracks' gating blocks together (not an average of track values);
+/// Opus gets R128_TRACK_GAIN / R128_ALBUM_GAIN in Q7.8 relative to −23 LUFS (RFC 7845) instead.
+public enum AnalysisTags {
+    /// Tracks of one album: same folder, album title and album artist (or artist). A field, not a joined
+    /// string, so a track at the library root or without an artist names its album correctly.
+    struct AlbumKey: Hashable, Comparable {
+        var folder: String
+        var album: String
+        var artist: String
+
+        static func < (a: AlbumKey, b: AlbumKey) -> Bool { (a.folder, a.album, a.artist) < (b.folder, b.album, b.artist) }
+    }
+
+    struct Track {
+        var fileId: Int64
+        var path: String
+        var codec: String?
+        var bpm: Double?
+        var lufs: Double?
+        var truePeakDB: Double?
+        var album: AlbumKey?
+    }
+
+    static func edits(paths: [String]?, bpm: Bool, replayGain: Bool, database: SpindleDatabase,
+                      rootPath: String) throws -> (edits: [(String, TagEdit)], notes: [String]) {
+        // Gating blocks are fetched per album below, not for the whole library at once (tens of KB a track).
+        let tracks = try database.writer.read { db in try AnalysisQueries.forTags(db, rootPath: rootPath) }.map { row -> Track in
+            Track(fileId: row.fileId, path: row.path, codec: row.codec, bpm: row.bpm, lufs: row.lufs, truePeakDB: row.truePeakDB,
+                  album: row.album.map { AlbumKey(folder: (row.path as NSString).deletingLastPathComponent, album: $0, artist: row.artist ?? "") })
+        }
+        var notes: [String] = []
+        // Album loudness and peak over every track of the album in the library.
+        var albums: [AlbumKey: (gain: Double, peak: Double)?] = [:]
+        if replayGain {
+            var grouped: [AlbumKey: [Track]] = [:]
+            for t in tracks { if let k = t.album { grouped[k, default: []].append(t) } }
+            for key in grouped.keys.sorted() {
+                let members = grouped[key]!
+                var histogram = LoudnessHistogram()
+                var complete = true
+                for m in members {
+                    let blocks = try database.writer.read { db in try AnalysisQueries.loudnessBlocks(db, fileId: m.fileId) }
+                    guard let b = blocks, histogram.merge(encoded: [UInt8](b)) else { complete = false; break }
+                }
+                if complete, let lufs = histogram.integrated() {
+                    let peak = members.compactMap { $0.truePeakDB }.map { pow(10, $0 / 20) }.max() ?? 0
+                    albums[key] = (lufs, peak)
+                } else {
+                    albums[key] = .some(nil)
+                    if !complete { notes.append("album \(key.album): some tracks lack gating blocks; re-analyse (`analyze --force`) for album gain") }
+                }
+            }
+        }
+        let wanted = paths.map(Set.init)
+        var edits: [(String, TagEdit)] = []
+        for t in tracks where wanted?.contains(t.path) ?? true {
+            var edit = TagEdit()
+            if bpm, let b = t.bpm { edit.set["BPM"] = [String(Int(b.rounded()))] }
+            if replayGain, let lufs = t.lufs {
+                let isOpus = t.codec == "opus"
+                let album = t.album.flatMap { albums[$0] ?? nil }
+                if isOpus {
+                    edit.set["R128_TRACK_GAIN"] = [q78(-23 - lufs)]
+                    if let album { edit.set["R128_ALBUM_GAIN"] = [q78(-23 - album.gain)] }
+                } else {
+                    edit.set["REPLAYGAIN_TRACK_GAIN"] = [String(format: "%.2f dB", -18 - lufs)]
+                    edit.set["REPLAYGAIN_TRACK_PEAK"] = [String(format: "%.6f", pow(10, (t.truePeakDB ?? -120) / 20))]
+                    if let album {
+                        edit.set["REPLAYGAIN_ALBUM_GAIN"] = [String(format: "%.2f dB", -18 - album.gain)]
+                        edit.set["REPLAYGAIN_ALBUM_PEAK"] = [String(format: "%.6f", album.peak)]
+                    }
+                }
+            }
+            if !edit.isEmpty { edits.append((t.path, edit)) }
+        }
+        if let wanted {
+            let analysed = Set(tracks.map(\.path))
+            for p in wanted.sorted() where !analysed.contains(p) { notes.append("\(p): not analysed yet; run `spindle analyze`") }
+        }
+        return (edits, notes)
+    }
+
+    /// Q7.8 fixed point (a signed 16-bit count of 1/256 dB), as Opus's R128 tags are written.
+    static func q78(_ db: Double) -> String { String(Int(max(-32768, min(32767, (db * 256).rounded())))) }
+}

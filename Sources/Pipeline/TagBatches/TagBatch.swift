@@ -1,0 +1,218 @@
+import Foundation
+import GRDB
+import Library
+import Store
+import Tagging
+
+/// One key's change in one file.
+public struct KeyChange: Sendable, Equatable {
+    public var key: String
+    /// nil: the key was absent.
+    public var old: [String]?
+    /// nil: the key is removed.
+    public var new: [String]?
+}
+
+/// The changes planned for one file.
+public struct FilePlan: Sendable {
+    public var path: String          // relative to the root
+    public var fileId: Int64?
+    public var changes: [KeyChange]
+    /// The file as it was when planned: a file that differs at write time was changed by someone else.
+    public var expected: FileState?
+
+    var edit: TagEdit {
+        var e = TagEdit()
+        for c in changes {
+            if let new = c.new { e.set[c.key] = new } else { e.unset.append(c.key) }
+        }
+        return e
+    }
+}
+
+/// Batches of tag edits: planned against the files' current tags, journaled (old values first) in
+/// `tag_edits`, written atomically file by file, and undoable once.
+public enum TagBatch {
+    /// TagLib property names Spindle writes without --allow-custom.
+    public static let knownKeys: Set<String> = [
+        "TITLE", "ARTIST", "ALBUMARTIST", "ALBUM", "GENRE", "DATE", "ORIGINALDATE", "TRACKNUMBER", "TRACKTOTAL",
+        "DISCNUMBER", "DISCTOTAL", "BPM", "LANGUAGE", "RELEASECOUNTRY", "COMMENT", "COMPOSER", "LYRICIST", "CONDUCTOR",
+        "LYRICS", "COPYRIGHT", "LABEL", "ISRC", "MOOD", "COMPILATION", "TITLESORT", "ARTISTSORT", "ALBUMSORT",
+        "ALBUMARTISTSORT", "SUBTITLE", "ENCODEDBY", "REPLAYGAIN_TRACK_GAIN", "REPLAYGAIN_TRACK_PEAK",
+        "REPLAYGAIN_ALBUM_GAIN", "REPLAYGAIN_ALBUM_PEAK", "REPLAYGAIN_REFERENCE_LOUDNESS", "R128_TRACK_GAIN",
+        "R128_ALBUM_GAIN", "MUSICBRAINZ_TRACKID", "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_ARTISTID",
+        "MUSICBRAINZ_ALBUMARTISTID", "MUSICBRAINZ_RELEASEGROUPID", "MUSICBRAINZ_RELEASETRACKID", "ACOUSTID_ID",
+    ]
+
+    public struct Refusal: Sendable { public var input: String; public var reason: String }
+
+    /// Resolves the inputs, refuses what is outside the root or unknown, reads current tags and keeps only
+    /// real changes. Several edits of one file are combined in order.
+    static func plan(_ edits: [(input: String, edit: TagEdit)], resolver: PathResolver, database: SpindleDatabase,
+                     allowCustom: Bool) throws -> (plans: [FilePlan], refusals: [Refusal]) {
+        var refusals: [Refusal] = []
+        var combined: [String: TagEdit] = [:]
+        var order: [String] = []
+        for (input, edit) in edits {
+            let resolution = try resolver.resolve(input)
+            // Only the path itself (or with leading components stripped) chooses a file to write.
+            guard let path = resolution.resolved, resolution.writeRefusal == nil else {
+                refusals.append(Refusal(input: input, reason: resolution.writeRefusal ?? "no such file in the library"))
+                continue
+            }
+            let bad = edit.keys.filter { !allowCustom && !knownKeys.contains($0) }
+            if !bad.isEmpty {
+                refusals.append(Refusal(input: input, reason: "unknown key(s) \(bad.joined(separator: ", ")) (use --allow-custom)"))
+                continue
+            }
+            if combined[path] == nil { order.append(path); combined[path] = TagEdit() }
+            for (k, v) in edit.set { combined[path]!.set[k] = v; combined[path]!.unset.removeAll { $0 == k } }
+            for k in edit.unset { combined[path]!.set[k] = nil; if !combined[path]!.unset.contains(k) { combined[path]!.unset.append(k) } }
+        }
+        var plans: [FilePlan] = []
+        for path in order {
+            let edit = combined[path]!
+            let current: TagSnapshot
+            let state: FileState
+            do {
+                let file = try ConfinedFile(root: resolver.root, relative: path)
+                state = try file.state()
+                current = try TagReader.read(path: file.path)
+            } catch {
+                refusals.append(Refusal(input: path, reason: "cannot read its tags: \(error)"))
+                continue
+            }
+            var changes: [KeyChange] = []
+            for key in edit.set.keys.sorted() where current.properties[key] != edit.set[key] {
+                changes.append(KeyChange(key: key, old: current.properties[key], new: edit.set[key]))
+            }
+            for key in edit.unset.sorted() where current.properties[key] != nil {
+                changes.append(KeyChange(key: key, old: current.properties[key], new: nil))
+            }
+            guard !changes.isEmpty else { continue }
+            let fileId = try database.writer.read { db in try FileQueries.fileId(db, rootPath: resolver.root.path, path: path) }
+            plans.append(FilePlan(path: path, fileId: fileId, changes: changes, expected: state))
+        }
+        return (plans, refusals)
+    }
+
+    /// The plan as a diff: file, key, old → new.
+    public static func diff(_ plans: [FilePlan]) -> String {
+        func show(_ v: [String]?) -> String { v.map { $0.map { "\"\(TerminalText.safe($0))\"" }.joined(separator: ", ") } ?? "(none)" }
+        return plans.map { p in
+            ([TerminalText.safe(p.path)] + p.changes.map { "  \(TerminalText.safe($0.key)): \(show($0.old)) → \(show($0.new))" })
+                .joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    public struct Report: Sendable {
+        public var batchId: Int64?
+        public var filesChanged = 0
+        public var keysChanged = 0
+        public var failed: [(path: String, reason: String)] = []
+        public var conflicts: [(path: String, reason: String)] = []
+        public var refusals: [Refusal] = []
+        public var diff = ""
+        public var dryRun = false
+    }
+
+    static func json(_ v: [String]?) -> String? { v.map { JSONValue.array($0.map { .string($0) }).serialized() } }
+    static func values(_ json: String?) -> [String]? {
+        guard let json, let list = try? JSONDecoder().decode([String].self, from: Data(json.utf8)) else { return nil }
+        return list
+    }
+
+    /// Journals the whole batch, then writes file by file; each file ends wholly old or wholly new.
+    static func apply(_ plans: [FilePlan], command: String, database: SpindleDatabase, root: LibraryRoot,
+                      id3v2Version: Int = 0) throws -> Report {
+        var report = Report()
+        guard !plans.isEmpty else { return report }
+        let journal = plans.flatMap { plan in
+            plan.changes.map { c in
+                TagEditRecord(batchId: 0, fileId: plan.fileId, path: plan.path, key: c.key, oldValues: json(c.old), newValues: json(c.new))
+            }
+        }
+        let batchId = try database.writer.write { db in try TagBatchQueries.create(db, command: command, edits: journal) }
+        report.batchId = batchId
+        for plan in plans {
+            do {
+                let after = try TagFileWrite.write(plan.edit, to: plan.path, expected: plan.expected, root: root,
+                                                   id3v2Version: id3v2Version)
+                try database.writer.write { db in
+                    try TagBatchQueries.mark(db, batch: batchId, path: plan.path, status: .applied,
+                                             after: (after.size, after.mtimeNs, after.contentKey))
+                }
+                report.filesChanged += 1
+                report.keysChanged += plan.changes.count
+            } catch let conflict as TagError where conflict.kind == .conflict {
+                try database.writer.write { db in
+                    try TagBatchQueries.mark(db, batch: batchId, path: plan.path, status: .conflict, error: conflict.reason)
+                }
+                report.conflicts.append((plan.path, conflict.reason))
+            } catch {
+                try database.writer.write { db in
+                    try TagBatchQueries.mark(db, batch: batchId, path: plan.path, status: .failed, error: "\(error)")
+                }
+                report.failed.append((plan.path, "\(error)"))
+            }
+        }
+        let status: TagBatchRecord.Status = report.failed.isEmpty && report.conflicts.isEmpty ? .applied : .partial
+        try database.writer.write { db in try TagBatchQueries.setStatus(db, batch: batchId, status) }
+        return report
+    }
+
+    /// Restores the old values of a batch. A file changed since the batch is reported, not clobbered; a batch
+    /// already undone is refused. A file that could not be restored (a full disk) keeps the batch open, so
+    /// undoing it again retries that file rather than moving on to an older batch.
+    static func undo(batch: Int64?, database: SpindleDatabase, root: LibraryRoot) throws -> Report {
+        guard let record = try database.writer.read({ db in try TagBatchQueries.batch(db, id: batch) }), let id = record.id else {
+            throw ConfigurationError(batch.map { "no tag batch #\($0)" } ?? "no tag batch to undo")
+        }
+        guard record.status != .undone else {
+            throw ConfigurationError("tag batch #\(id) was already undone; undoing it twice is refused")
+        }
+        let edits = try database.writer.read { db in try TagBatchQueries.applied(db, batch: id) }
+        var byPath: [String: [TagEditRecord]] = [:]
+        var order: [String] = []
+        for edit in edits {
+            if byPath[edit.path] == nil { order.append(edit.path) }
+            byPath[edit.path, default: []].append(edit)
+        }
+        var report = Report()
+        report.batchId = id
+        for path in order {
+            let entries = byPath[path]!
+            var edit = TagEdit()
+            for entry in entries {
+                if let old = values(entry.oldValues) { edit.set[entry.key] = old } else { edit.unset.append(entry.key) }
+            }
+            // The file must still be the one the batch wrote: an edit made since is reported, not clobbered.
+            let written = FileState(size: entries[0].sizeAfter ?? -1, mtimeNs: entries[0].mtimeAfterNs ?? -1,
+                                    contentKey: entries[0].contentKeyAfter)
+            do {
+                _ = try TagFileWrite.write(edit, to: path, expected: written, root: root)
+                try database.writer.write { db in try TagBatchQueries.mark(db, batch: id, path: path, status: .undone) }
+                report.filesChanged += 1
+                report.keysChanged += entries.count
+            } catch let conflict as TagError where conflict.kind == .conflict {
+                let reason = "the file changed after the batch; its tags were left as they are"
+                report.conflicts.append((path, reason))
+                try database.writer.write { db in
+                    try TagBatchQueries.mark(db, batch: id, path: path, status: .conflict, error: reason + " (" + conflict.reason + ")")
+                }
+            } catch let error as ConfinementError where error.reason == "no such file" {
+                report.conflicts.append((path, "the file is gone"))
+                try database.writer.write { db in
+                    try TagBatchQueries.mark(db, batch: id, path: path, status: .conflict, error: "the file is gone")
+                }
+            } catch {
+                // Left 'applied': undoing the batch again retries this file.
+                report.failed.append((path, "\(error)"))
+            }
+        }
+        if report.failed.isEmpty {
+            try database.writer.write { db in try TagBatchQueries.setStatus(db, batch: id, .undone) }
+        }
+        return report
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Library
+import Store
+import Tagging
+
+extension LibraryJobs {
+    /// Stage `tagfix`: brings the index up to date (paths resolve against it), builds the edits, then shows
+    /// them (dry run) or journals and writes them.
+    static func runTagfix(_ request: TagfixRequest, scanner: LibraryScanner, database: SpindleDatabase,
+                          root: LibraryRoot) throws -> TagBatch.Report {
+        _ = try scanner.scan()
+        let resolver = try PathResolver(database: database, root: root)
+        if case .undo(let batch) = request.source {
+            return try TagBatch.undo(batch: batch, database: database, root: root)
+        }
+        var notes: [String] = []
+        let edits: [(String, TagEdit)]
+        switch request.source {
+        case .edits(let e): edits = e
+        case .file(let path): edits = try TagEditSources.file(path)
+        case .fixers(let fixers, let paths):
+            let targets = try targetPaths(paths, resolver: resolver, database: database, root: root)
+            var files: [(path: String, tags: TagSnapshot)] = []
+            for p in targets { if let t = try? TagReader.read(path: root.absolute(p)) { files.append((p, t)) } }
+            let taxonomy = fixers.contains(.genreAliases) ? try DataFiles.taxonomy() : nil
+            edits = TagFixer.edits(fixers, files: files, taxonomy: taxonomy)
+        case .analysis(let bpm, let replayGain, let paths):
+            let targets = try paths.map { try targetPaths($0, resolver: resolver, database: database, root: root) }
+            (edits, notes) = try AnalysisTags.edits(paths: targets, bpm: bpm, replayGain: replayGain, database: database,
+                                                    rootPath: root.path)
+        case .undo: edits = []
+        }
+        for n in notes { logLine(n) }
+        let (plans, refusals) = try TagBatch.plan(edits.map { (input: $0.0, edit: $0.1) }, resolver: resolver,
+                                                  database: database, allowCustom: request.allowCustom)
+        var report: TagBatch.Report
+        if request.dryRun {
+            report = TagBatch.Report()
+            report.dryRun = true
+            report.diff = TagBatch.diff(plans)
+            report.filesChanged = plans.count
+            report.keysChanged = plans.reduce(0) { $0 + $1.changes.count }
+        } else {
+            report = try TagBatch.apply(plans, command: request.command, database: database, root: root,
+                                        id3v2Version: request.id3v2Version)
+        }
+        report.refusals = refusals
+        return report
+    }
+
+    /// The files a writing command names (exact paths only; refusals are fatal here), or the whole library.
+    static func targetPaths(_ paths: [String]?, resolver: PathResolver, database: SpindleDatabase,
+                            root: LibraryRoot) throws -> [String] {
+        guard let paths, !paths.isEmpty else {
+            return try database.writer.read { db in try FileQueries.presentPaths(db, rootPath: root.path) }
+        }
+        return try paths.map { input in
+            // These files are written: only the path itself (strategies 1–2) may name one.
+            let r = try resolver.resolve(input)
+            guard let resolved = r.resolved, r.writeRefusal == nil else {
+                throw ConfigurationError("\(input): \(r.writeRefusal ?? "not found in the library")")
+            }
+            return resolved
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Analysis
+import Foundation
+
+/// Files decoded (and analysed) in worker processes, outside any run: `inspect` and `bench` use the same
+/// pool, queues and crash isolation as `analyze`, so a file that crashes a C library costs that file only,
+/// and bench measures what users run.
+enum FileJobs {
+    /// One outcome per file, in the order given. A worker that died or hung on a file gives an outcome with
+    /// the signal or the timeout as its error.
+    static func run(_ files: [String], kind: WorkerJob.Kind, settings: Settings, jobs: Int? = nil,
+                    profile: Bool = false) throws -> [FileAnalysisOutcome] {
+        let pool = try WorkerPool(executable: try WorkerPool.defaultExecutable(),
+                                  settings: WorkerSettings(analysis: settings.analysis), jobs: jobs ?? settings.jobs)
+        let poolJobs = files.enumerated().map { i, file -> PoolJob in
+            // The length is unknown before decoding: estimate it from the size at a low bitrate.
+            var st = stat()
+            let size = stat(file, &st) == 0 ? Double(st.st_size) : 0
+            return PoolJob(job: WorkerJob(id: i, kind: kind, path: file, profile: profile), relativePath: file, fileId: Int64(i),
+                           contentKey: nil, timeout: settings.runtime.timeout(audioSeconds: size / 8000))
+        }
+        var outcomes = [FileAnalysisOutcome?](repeating: nil, count: files.count)
+        try pool.process(poolJobs) { result in
+            let i = result.job.job.id
+            outcomes[i] = result.reply?.analysis ?? {
+                var failed = FileAnalysisOutcome(path: files[i])
+                failed.error = result.failure ?? "the worker gave no result"
+                return failed
+            }()
+        }
+        return outcomes.enumerated().map { i, outcome in outcome ?? FileAnalysisOutcome(path: files[i]) }
+    }
+}

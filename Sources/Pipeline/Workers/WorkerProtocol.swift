@@ -1,0 +1,113 @@
+import Analysis
+import Foundation
+import Tagging
+
+/// One unit of work for a worker process: read the tags of a file, decode and analyse it, or only decode it
+/// (bench's baseline).
+struct WorkerJob: Codable, Sendable {
+    enum Kind: String, Codable, Sendable { case tags, analyze, decode }
+    var id: Int
+    var kind: Kind
+    var path: String
+    /// Time each analyzer (bench).
+    var profile = false
+
+    init(id: Int, kind: Kind, path: String, profile: Bool = false) {
+        self.id = id
+        self.kind = kind
+        self.path = path
+        self.profile = profile
+    }
+}
+
+/// A worker's answer, one JSON line per job.
+struct WorkerReply: Codable, Sendable {
+    var id: Int
+    var tags: TagSnapshot?
+    var tagError: String?
+    var analysis: FileAnalysisOutcome?
+}
+
+/// The settings a worker is started with (as one JSON argument).
+struct WorkerSettings: Codable, Sendable {
+    var analysis: AnalysisOptions
+}
+
+/// The worker side: `spindle worker` reads jobs from standard input and answers on standard output, one
+/// JSON line each, until its input closes. A crash here (a C library fault, an OOM kill) ends only this
+/// process; the supervisor names the signal, charges the file and starts another worker.
+public enum WorkerMain {
+    public static func run(settingsJSON: String) -> Int32 {
+        guard let settings = try? JSONDecoder().decode(WorkerSettings.self, from: Data(settingsJSON.utf8)) else {
+            FileHandle.standardError.write("spindle worker: bad settings\n".data(using: .utf8)!)
+            return 2
+        }
+        watchParent()
+        let fault = FaultInjection.fromEnvironment()
+        let encoder = JSONEncoder()
+        let decoder = JSONDecoder()
+        while let line = readLine(strippingNewline: true) {
+            guard !line.isEmpty, let job = try? decoder.decode(WorkerJob.self, from: Data(line.utf8)) else { continue }
+            fault?.apply(to: job.path)
+            var reply = WorkerReply(id: job.id)
+            switch job.kind {
+            case .tags:
+                do { reply.tags = try TagReader.read(path: job.path) } catch let e as TagError {
+                    reply.tagError = e.reason
+                } catch {
+                    reply.tagError = "\(error)"
+                }
+            case .analyze:
+                reply.analysis = FileAnalysis.run(path: job.path, options: settings.analysis, profile: job.profile)
+            case .decode:
+                reply.analysis = FileAnalysis.run(path: job.path, options: settings.analysis, analyze: false)
+            }
+            guard var data = try? encoder.encode(reply) else { continue }
+            data.append(0x0A)
+            FileHandle.standardOutput.write(data)
+        }
+        return 0
+    }
+}
+
+/// A worker whose supervisor died (killed with SIGKILL, say) must not linger, even inside a file that
+/// hangs: once the parent is gone the worker is re-parented, and this thread notices and exits.
+private func watchParent() {
+    let parent = getppid()
+    Thread {
+        while true {
+            sleep(1)
+            if getppid() != parent { _exit(1) }
+        }
+    }.start()
+}
+
+/// Test hook: SPINDLE_TEST_FAULT="crash:TEXT" or "hang:TEXT" makes a worker crash with SIGSEGV, or hang,
+/// on any file whose path contains TEXT — the faults a C library can cause, on demand.
+struct FaultInjection {
+    enum Mode { case crash, hang }
+    let mode: Mode
+    let match: String
+
+    static func fromEnvironment() -> FaultInjection? {
+        guard let spec = ProcessInfo.processInfo.environment["SPINDLE_TEST_FAULT"] else { return nil }
+        let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[1].isEmpty else { return nil }
+        switch parts[0] {
+        case "crash": return FaultInjection(mode: .crash, match: parts[1])
+        case "hang": return FaultInjection(mode: .hang, match: parts[1])
+        default: return nil
+        }
+    }
+
+    func apply(to path: String) {
+        guard path.contains(match) else { return }
+        switch mode {
+        case .crash:
+            // A real fault, as a C library would cause: the default action, not a catchable raise.
+            signal(SIGSEGV, SIG_DFL)
+            raise(SIGSEGV)
+        case .hang: while true { sleep(60) }
+        }
+    }
+}

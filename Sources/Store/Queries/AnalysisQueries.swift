@@ -1,0 +1,198 @@
+import Foundation
+import GRDB
+
+/// Each analyzer's name → the version whose results a row holds (`analysis.analyzer_versions`, JSON).
+public enum AnalysisVersions {
+    public static func encode(_ versions: [String: Int]) -> String {
+        let pairs = versions.keys.sorted().map { "\"\($0)\":\(versions[$0]!)" }
+        return "{" + pairs.joined(separator: ",") + "}"
+    }
+
+    public static func decode(_ text: String?) -> [String: Int] {
+        guard let text, let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Int] else { return [:] }
+        return object
+    }
+}
+
+/// One file whose analysis is due.
+public struct FileToAnalyse: Sendable {
+    public var fileId: Int64
+    public var path: String
+    public var contentKey: String?
+    public var size: Int64
+    /// From its tags, when read.
+    public var durationS: Double?
+}
+
+/// One analysis result to store. `values` are `analysis` columns (named as in `inspect --json`), a null for
+/// each result an analyzer that ran could not give; `versions` are the analyzers that ran.
+public struct AnalysisWrite: Sendable {
+    public var fileId: Int64
+    public var contentKey: String?
+    public var status: AnalysisRecord.Status
+    public var error: String?
+    public var damage: String?
+    public var codec: String?
+    public var durationS: Double?
+    public var sampleRate: Int?
+    public var channels: Int?
+    public var seconds: Double
+    public var values: [String: DatabaseValue]
+    public var frames: VisFramesRecord?
+    public var versions: [String: Int]
+
+    public init(fileId: Int64, contentKey: String?, status: AnalysisRecord.Status, seconds: Double, versions: [String: Int]) {
+        self.fileId = fileId
+        self.contentKey = contentKey
+        self.status = status
+        self.seconds = seconds
+        self.values = [:]
+        self.versions = versions
+    }
+}
+
+/// The `analysis` and `vis_frames` tables: what is current, storing results, reading them back.
+public enum AnalysisQueries {
+    /// The one definition of a current analysis: a row for the file's present content holding, for every
+    /// wanted analyzer, its current version. Everything else is stale.
+    static func current(_ versions: [String: Int]) -> (sql: String, arguments: StatementArguments) {
+        var sql = "a.content_key IS f.content_key"
+        var arguments = StatementArguments()
+        for name in versions.keys.sorted() {
+            sql += " AND json_extract(a.analyzer_versions, ?) IS ?"
+            arguments += ["$.\"\(name)\"", versions[name]!]
+        }
+        return ("(" + sql + ")", arguments)
+    }
+
+    /// Present files of `rootId` whose analysis by `versions`' analyzers is missing or stale; every present
+    /// file with `force`.
+    public static func filesToAnalyse(_ db: Database, rootId: Int64, versions: [String: Int], force: Bool) throws -> [FileToAnalyse] {
+        let current = Self.current(versions)
+        let stale = force ? "1" : "(a.file_id IS NULL OR NOT \(current.sql))"
+        return try Row.fetchAll(db, sql: """
+            SELECT f.id, f.path, f.content_key, f.size, t.duration_s FROM files f
+            LEFT JOIN analysis a ON a.file_id = f.id LEFT JOIN tracks t ON t.file_id = f.id
+            WHERE f.root_id = ? AND f.status = 'present' AND \(stale)
+            ORDER BY f.path
+            """, arguments: [rootId] + (force ? [] : current.arguments)).map {
+            FileToAnalyse(fileId: $0[0], path: $0[1], contentKey: $0[2], size: $0[3], durationS: $0[4])
+        }
+    }
+
+    /// Counts of present files whose analysis is current and ok, and of those whose analysis is due.
+    public static func counts(_ db: Database, versions: [String: Int]) throws -> (current: Int, pending: Int) {
+        let current = Self.current(versions)
+        let ok = try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM analysis a JOIN files f ON f.id = a.file_id
+            WHERE f.status = 'present' AND a.status = 'ok' AND \(current.sql)
+            """, arguments: current.arguments) ?? 0
+        let pending = try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM files f LEFT JOIN analysis a ON a.file_id = f.id
+            WHERE f.status = 'present' AND (a.file_id IS NULL OR NOT \(current.sql))
+            """, arguments: current.arguments) ?? 0
+        return (ok, pending)
+    }
+
+    private static func columns(_ db: Database) throws -> Set<String> {
+        Set(try db.columns(in: AnalysisRecord.databaseTableName).map(\.name))
+    }
+
+    /// Stores a result. Results of analyzers that did not run are kept when they describe the same content
+    /// (`analyze --only tempo` keeps loudness); when the content changed, only the analyzers that ran count
+    /// as current.
+    public static func save(_ write: AnalysisWrite, in db: Database) throws {
+        let existing = try AnalysisRecord.fetchOne(db, key: write.fileId)
+        var versions = existing?.contentKey == write.contentKey && write.contentKey != nil
+            ? AnalysisVersions.decode(existing?.analyzerVersions) : [:]
+        versions.merge(write.versions) { _, new in new }
+        var row: [String: DatabaseValue] = [
+            "content_key": write.contentKey.databaseValue, "analyzer_version": 3.databaseValue,
+            "analyzer_versions": AnalysisVersions.encode(versions).databaseValue, "analyzed_at": Date().databaseValue,
+            "status": write.status.rawValue.databaseValue, "error": write.error.databaseValue,
+            "damage": write.damage.databaseValue, "codec": write.codec.databaseValue, "seconds": write.seconds.databaseValue,
+            "crashes": 0.databaseValue,
+        ]
+        if write.status == .ok {
+            row["duration_s"] = write.durationS.databaseValue
+            row["sample_rate"] = write.sampleRate.databaseValue
+            row["channels"] = write.channels.databaseValue
+            row.merge(write.values) { fixed, _ in fixed }
+        }
+        try upsert(fileId: write.fileId, row, in: db)
+        if write.status == .ok, var frames = write.frames { try frames.upsert(db) }
+    }
+
+    /// A worker died or hung on the file. The first time, the row stays stale so the next run retries (the
+    /// crash may have been the machine's, an OOM kill); from the second, it is current for `versions` and left
+    /// alone until the file changes or `--force`.
+    public static func saveCrash(_ reason: String, fileId: Int64, contentKey: String?, versions: [String: Int],
+                                 in db: Database) throws {
+        let crashes = (try AnalysisRecord.fetchOne(db, key: fileId)?.crashes ?? 0) + 1
+        try upsert(fileId: fileId, [
+            "status": AnalysisRecord.Status.error.rawValue.databaseValue, "error": reason.databaseValue,
+            "analyzed_at": Date().databaseValue, "analyzer_version": 3.databaseValue, "crashes": crashes.databaseValue,
+            "content_key": (crashes >= 2 ? contentKey : nil).databaseValue,
+            "analyzer_versions": AnalysisVersions.encode(versions).databaseValue,
+        ], in: db)
+    }
+
+    /// Inserts or updates the named columns of one row; a name that is not a column is a programming error
+    /// (an analyzer output without its migration), reported as such.
+    private static func upsert(fileId: Int64, _ row: [String: DatabaseValue], in db: Database) throws {
+        let known = try columns(db)
+        let names = row.keys.sorted()
+        if let unknown = names.first(where: { !known.contains($0) }) {
+            throw DatabaseError(message: "analysis has no column \(unknown): an analyzer's output needs a migration")
+        }
+        let values = StatementArguments(names.map { row[$0]! })
+        if try AnalysisRecord.exists(db, key: fileId) {
+            try db.execute(sql: "UPDATE analysis SET \(names.map { "\($0) = ?" }.joined(separator: ", ")) WHERE file_id = ?",
+                           arguments: values + [fileId])
+        } else {
+            var insert = row
+            insert["analyzer_version"] = insert["analyzer_version"] ?? 3.databaseValue
+            insert["analyzed_at"] = insert["analyzed_at"] ?? Date().databaseValue
+            let all = insert.keys.sorted()
+            try db.execute(sql: "INSERT INTO analysis (file_id, \(all.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: all.count)))",
+                           arguments: [fileId] + StatementArguments(all.map { insert[$0]! }))
+        }
+    }
+
+    /// The stored visualiser frames of a file, by its path relative to its root.
+    public static func frames(_ db: Database, rootPath: String, path: String) throws -> VisFramesRecord? {
+        try VisFramesRecord.fetchOne(db, sql: """
+            SELECT v.* FROM vis_frames v JOIN files f ON f.id = v.file_id
+            JOIN library_roots r ON r.id = f.root_id WHERE r.path = ? AND f.path = ?
+            """, arguments: [rootPath, path])
+    }
+
+    /// The encoded gating blocks of a file's loudness analysis (for album gain).
+    public static func loudnessBlocks(_ db: Database, fileId: Int64) throws -> Data? {
+        try Data.fetchOne(db, sql: "SELECT loudness_blocks FROM analysis WHERE file_id = ?", arguments: [fileId])
+    }
+
+    /// What write-analysis needs of each analysed file of a root.
+    public struct ForTags: Sendable {
+        public var fileId: Int64
+        public var path: String
+        public var codec: String?
+        public var bpm: Double?
+        public var lufs: Double?
+        public var truePeakDB: Double?
+        public var album: String?
+        public var artist: String?
+    }
+
+    public static func forTags(_ db: Database, rootPath: String) throws -> [ForTags] {
+        try Row.fetchAll(db, sql: """
+            SELECT f.id, f.path, a.codec, a.bpm, a.lufs_integrated, a.true_peak_dbtp,
+                   t.album, COALESCE(t.album_artist, t.artist)
+            FROM files f JOIN library_roots r ON r.id = f.root_id
+            JOIN analysis a ON a.file_id = f.id AND a.status = 'ok' LEFT JOIN tracks t ON t.file_id = f.id
+            WHERE r.path = ? AND f.status = 'present' ORDER BY f.path
+            """, arguments: [rootPath]).map {
+            ForTags(fileId: $0[0], path: $0[1], codec: $0[2], bpm: $0[3], lufs: $0[4], truePeakDB: $0[5], album: $0[6], artist: $0[7])
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+
+/// The file index (`library_roots`, `files`, `file_words`, `scan_issues`): lookups by path, name and word,
+/// and the writes a scan makes. Every query is scoped to one root.
+public enum FileQueries {
+    /// Every library root the database has scanned, oldest first.
+    public static func roots(_ db: Database) throws -> [String] {
+        try LibraryRootRecord.order(Column("id")).fetchAll(db).map(\.path)
+    }
+
+    public static func rootId(_ db: Database, path: String) throws -> Int64? {
+        try LibraryRootRecord.filter(Column("path") == path).fetchOne(db)?.id
+    }
+
+    /// The root's row id, created on first use.
+    public static func ensureRoot(_ db: Database, path: String) throws -> Int64 {
+        if let id = try rootId(db, path: path) { return id }
+        var record = LibraryRootRecord(path: path)
+        try record.insert(db)
+        return record.id!
+    }
+
+    public static func files(_ db: Database, rootId: Int64) throws -> [FileRecord] {
+        try FileRecord.filter(Column("root_id") == rootId).fetchAll(db)
+    }
+
+    /// The file at `path` (relative to the root at `rootPath`), present or not.
+    public static func fileId(_ db: Database, rootPath: String, path: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: """
+            SELECT f.id FROM files f JOIN library_roots r ON r.id = f.root_id WHERE r.path = ? AND f.path = ?
+            """, arguments: [rootPath, path])
+    }
+
+    /// Every present file of the root at `rootPath`, by path.
+    public static func presentPaths(_ db: Database, rootPath: String) throws -> [String] {
+        try String.fetchAll(db, sql: """
+            SELECT f.path FROM files f JOIN library_roots r ON r.id = f.root_id
+            WHERE r.path = ? AND f.status = 'present' ORDER BY f.path
+            """, arguments: [rootPath])
+    }
+
+    /// The present file at `path`, or every present file under the folder `path`.
+    public static func presentPaths(_ db: Database, rootId: Int64, at path: String) throws -> [String] {
+        // substr, not LIKE: an exact, case-sensitive prefix whatever characters the folder's name holds.
+        try String.fetchAll(db, sql: """
+            SELECT path FROM files WHERE root_id = ? AND status = 'present' AND (path = ? OR substr(path, 1, ?) = ?)
+            ORDER BY path
+            """, arguments: [rootId, path, (path + "/").unicodeScalars.count, path + "/"])  // substr counts code points
+    }
+
+    /// Present files whose lower-cased file name is `name` (the resolver's strategy 3).
+    public static func presentPaths(_ db: Database, rootId: Int64, named name: String) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT path FROM files WHERE root_id = ? AND status = 'present' AND name = ?",
+                            arguments: [rootId, name])
+    }
+
+    /// Present files holding at least `needed` of `words` (PathWords' words), most matched words first
+    /// (the resolver's strategy 4): ranking in the query keeps the best from being cut off by the limit,
+    /// however many files share a common word.
+    public static func presentPaths(_ db: Database, rootId: Int64, sharing words: [String], atLeast needed: Int,
+                                    limit: Int = 500) throws -> [String] {
+        guard !words.isEmpty else { return [] }
+        let perWord = words.map { _ in "SELECT rowid FROM file_words WHERE file_words MATCH ?" }.joined(separator: " UNION ALL ")
+        let phrases = StatementArguments(words.map { "\"\($0.replacingOccurrences(of: "\"", with: ""))\"" })
+        return try String.fetchAll(db, sql: """
+            SELECT f.path FROM (SELECT rowid AS id, count(*) AS hits FROM (\(perWord)) GROUP BY rowid HAVING hits >= ?) m
+            JOIN files f ON f.id = m.id
+            WHERE f.root_id = ? AND f.status = 'present'
+            ORDER BY m.hits DESC, f.path LIMIT ?
+            """, arguments: phrases + [needed, rootId, limit])
+    }
+
+    /// Writes what a scan found in one transaction. Moved files first give up their old paths, so a new path
+    /// still held by a row going missing is free.
+    public static func applyScan(_ db: Database, rootId: Int64, updates: [FileRecord], moved: Set<Int64>,
+                                 inserts: [FileRecord], at now: Date) throws -> [Int64] {
+        for record in updates where moved.contains(record.id!) {
+            try db.execute(sql: "UPDATE files SET path = '\u{1}moving/' || id WHERE id = ?", arguments: [record.id!])
+        }
+        for var record in updates { try record.update(db) }
+        var inserted: [Int64] = []
+        for var record in inserts {
+            try record.insert(db)
+            inserted.append(record.id!)
+        }
+        try db.execute(sql: "UPDATE library_roots SET last_scan_at = ? WHERE id = ?", arguments: [now, rootId])
+        return inserted
+    }
+
+    /// Replaces the root's scan issues with this scan's.
+    public static func replaceScanIssues(_ db: Database, rootId: Int64, _ issues: [ScanIssueRecord]) throws {
+        try ScanIssueRecord.filter(Column("root_id") == rootId).deleteAll(db)
+        for var issue in issues { try issue.save(db) }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+
+/// Composite genres: what building them reads, replacing them, and what a report reads back.
+public enum GenreQueries {
+    /// One present file of a root with its tags and the analysis results genre building uses.
+    public struct Input: Sendable {
+        public var fileId: Int64
+        public var path: String
+        public var track: TrackRecord?
+        public var bpm, lufs, loudnessRange, spectrumLow, spectrumMid, spectrumHigh: Double?
+    }
+
+    public static func inputs(_ db: Database, rootId: Int64) throws -> [Input] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT f.id, f.path, a.bpm, a.lufs_integrated, a.loudness_range_lu, a.spectrum_low, a.spectrum_mid,
+                   a.spectrum_high, t.file_id AS has_track
+            FROM files f LEFT JOIN tracks t ON t.file_id = f.id
+            LEFT JOIN analysis a ON a.file_id = f.id AND a.status = 'ok'
+            WHERE f.root_id = ? AND f.status = 'present' ORDER BY f.path
+            """, arguments: [rootId])
+        let tracks = try TrackRecord.filter(keys: rows.compactMap { $0["has_track"] as Int64? }).fetchAll(db)
+        let byId = Dictionary(uniqueKeysWithValues: tracks.map { ($0.fileId, $0) })
+        return rows.map {
+            Input(fileId: $0[0], path: $0[1], track: byId[$0[0]], bpm: $0[2], lufs: $0[3], loudnessRange: $0[4],
+                  spectrumLow: $0[5], spectrumMid: $0[6], spectrumHigh: $0[7])
+        }
+    }
+
+    /// Replaces every composite genre and membership in one transaction.
+    public static func replace(_ db: Database, with genres: [(CompositeGenreRecord, [GenreMembershipRecord])]) throws -> Int {
+        try GenreMembershipRecord.deleteAll(db)
+        try CompositeGenreRecord.deleteAll(db)
+        var memberships = 0
+        for (genre, members) in genres {
+            var genre = genre
+            try genre.insert(db)
+            for var m in members {
+                m.genreId = genre.id!
+                try m.insert(db)
+                memberships += 1
+            }
+        }
+        return memberships
+    }
+
+    /// The stored genres, largest first, each with its members' paths.
+    public static func stored(_ db: Database) throws -> [(CompositeGenreRecord, [(path: String, score: Double, explanation: String)])] {
+        let genres = try CompositeGenreRecord.order(Column("size").desc, Column("name")).fetchAll(db)
+        return try genres.map { genre in
+            let members = try Row.fetchAll(db, sql: """
+                SELECT f.path, m.score, m.explanation FROM genre_memberships m JOIN files f ON f.id = m.file_id
+                WHERE m.genre_id = ? ORDER BY f.path
+                """, arguments: [genre.id!]).map { (path: $0[0] as String, score: $0[1] as Double, explanation: $0[2] as String) }
+            return (genre, members)
+        }
+    }
+
+    /// Tempo, loudness and year of every present file, for the report's charts.
+    public static func libraryNumbers(_ db: Database) throws -> [(path: String, bpm: Double?, lufs: Double?, year: Int?)] {
+        try Row.fetchAll(db, sql: """
+            SELECT f.path, a.bpm, a.lufs_integrated, t.year FROM files f
+            LEFT JOIN analysis a ON a.file_id = f.id AND a.status = 'ok' LEFT JOIN tracks t ON t.file_id = f.id
+            WHERE f.status = 'present' ORDER BY f.path
+            """).map { ($0[0], $0[1], $0[2], $0[3]) }
+    }
+}

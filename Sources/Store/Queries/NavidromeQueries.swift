@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+
+/// Navidrome's track ids mapped to library files (`navidrome_tracks`), and Navidrome's own database, read.
+public enum NavidromeQueries {
+    public static func replaceMappings(_ db: Database, _ rows: [NavidromeTrackRecord]) throws {
+        try NavidromeTrackRecord.deleteAll(db)
+        // A hostile database may repeat an id: the last row for it wins.
+        for var row in rows { try row.upsert(db) }
+    }
+
+    /// One `media_file` row of Navidrome's database, every column read as text whatever type it holds.
+    public struct MediaFile: Sendable {
+        public var id, path: String
+        public var libraryPath: String?
+        public var title, album, albumArtist, artist, suffix: String?
+    }
+
+    /// Reads Navidrome's tracks, opening its database read-only. Both schemas: the newer (`library` table,
+    /// paths relative to the library's folder) and the older (absolute paths). Any column may hold any type
+    /// in SQLite (a NULL id, an integer title, a BLOB path): rows without an id or a path are passed over.
+    public static func mediaFiles(navidromeDB path: String) throws -> [MediaFile] {
+        var config = Configuration()
+        config.readonly = true
+        let navidrome = try DatabaseQueue(path: path, configuration: config)
+        return try navidrome.read { db -> [MediaFile]? in
+            guard try db.tableExists("media_file") else { return nil }
+            let columns = Set(try db.columns(in: "media_file").map(\.name))
+            func column(_ name: String) -> String { columns.contains(name) ? "m.\(name)" : "NULL" }
+            let hasLibrary = try db.tableExists("library") && columns.contains("library_id")
+            let sql = """
+                SELECT m.id, m.path, \(hasLibrary ? "l.path" : "NULL"), \(column("title")), \(column("album")),
+                       \(column("album_artist")), \(column("artist")), \(column("suffix"))
+                FROM media_file m \(hasLibrary ? "LEFT JOIN library l ON l.id = m.library_id" : "")
+                """
+            return try Row.fetchAll(db, sql: sql).compactMap { row -> MediaFile? in
+                guard let id = text(row[0]), !id.isEmpty, let path = text(row[1]), !path.isEmpty else { return nil }
+                return MediaFile(id: id, path: path, libraryPath: text(row[2]), title: text(row[3]), album: text(row[4]),
+                                 albumArtist: text(row[5]), artist: text(row[6]), suffix: text(row[7]))
+            }
+        } ?? { throw NotNavidrome(path: path) }()
+    }
+
+    public struct NotNavidrome: Error, CustomStringConvertible {
+        public let path: String
+        public var description: String { "\(path) has no media_file table: not a Navidrome database" }
+    }
+
+    /// A column's value as text whatever SQLite type it has; a BLOB only when it is valid UTF-8.
+    static func text(_ value: DatabaseValue) -> String? {
+        switch value.storage {
+        case .null: return nil
+        case .int64(let i): return String(i)
+        case .double(let d): return d.isFinite ? String(d) : nil
+        case .string(let s): return s
+        case .blob(let data): return String(data: data, encoding: .utf8)
+        }
+    }
+}

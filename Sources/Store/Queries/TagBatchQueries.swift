@@ -1,0 +1,47 @@
+import Foundation
+import GRDB
+
+/// Tag batches and their journal (`tag_batches`, `tag_edits`).
+public enum TagBatchQueries {
+    /// Journals a batch (every old value, before any file is written) and returns its id.
+    public static func create(_ db: Database, command: String, edits: [TagEditRecord]) throws -> Int64 {
+        var batch = TagBatchRecord(command: command)
+        try batch.insert(db)
+        for var edit in edits {
+            edit.batchId = batch.id!
+            try edit.insert(db)
+        }
+        return batch.id!
+    }
+
+    /// Records one file's outcome: every edit of that file in the batch takes `status`.
+    public static func mark(_ db: Database, batch: Int64, path: String, status: TagEditRecord.Status, error: String? = nil,
+                            after: (size: Int64, mtimeNs: Int64, contentKey: String?)? = nil) throws {
+        var assignments = [Column("status").set(to: status.rawValue)]
+        if let error { assignments.append(Column("error").set(to: error)) }
+        if let after {
+            assignments += [Column("size_after").set(to: after.size), Column("mtime_after_ns").set(to: after.mtimeNs),
+                            Column("content_key_after").set(to: after.contentKey)]
+        }
+        try TagEditRecord.filter(Column("batch_id") == batch && Column("path") == path).updateAll(db, assignments)
+    }
+
+    public static func setStatus(_ db: Database, batch: Int64, _ status: TagBatchRecord.Status) throws {
+        var assignments = [Column("status").set(to: status.rawValue)]
+        if status == .undone { assignments.append(Column("undone_at").set(to: Date())) }
+        try TagBatchRecord.filter(key: batch).updateAll(db, assignments)
+    }
+
+    /// The batch `id`, or the latest batch not yet undone.
+    public static func batch(_ db: Database, id: Int64?) throws -> TagBatchRecord? {
+        if let id { return try TagBatchRecord.fetchOne(db, key: id) }
+        return try TagBatchRecord.filter(Column("status") != TagBatchRecord.Status.undone.rawValue)
+            .order(Column("id").desc).fetchOne(db)
+    }
+
+    /// The edits of a batch that were written and not yet undone, by path then key.
+    public static func applied(_ db: Database, batch: Int64) throws -> [TagEditRecord] {
+        try TagEditRecord.filter(Column("batch_id") == batch && Column("status") == TagEditRecord.Status.applied.rawValue)
+            .order(Column("path"), Column("key")).fetchAll(db)
+    }
+}
