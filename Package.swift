@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Store", "TestSupport"]),
         .testTarget(name: "TaggingTests", dependencies: ["Tagging", "TestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Navidrome", "Store", "Library", "Tagging", "AudioDecoding", "CXattr",
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Navidrome", "Analysis", "Store", "Library", "Tagging", "AudioDecoding", "CXattr",
                                                          "TestSupport"]),
         .testTarget(name: "GenresTests", dependencies: ["Genres"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Genres"]),

@@ -7,9 +7,14 @@ cd "$(dirname "$0")/.."
 # real headless browser (chromium).
 python3 -c "import mutagen" 2>/dev/null || python3 -m pip install --quiet mutagen 2>/dev/null \
   || python3 -m pip install --quiet --break-system-packages mutagen
-if ! command -v chromium >/dev/null 2>&1; then
+# Musepack has no FFmpeg encoder: mpcenc (musepack-tools) writes the .mpc the container test decodes.
+missing=""
+command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+command -v mpcenc >/dev/null 2>&1 || missing="$missing musepack-tools"
+if [ -n "$missing" ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends chromium >/dev/null
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null
 fi
 swift build --build-tests 2>&1 | tail -n 1
 swift test --skip-build --disable-swift-testing 2>&1

@@ -48,7 +48,7 @@ public enum AudioDecoders {
                 let sndfile = try SndfileDecoder(path: path)
                 // A WAV whose header says its data chunk is empty while bytes follow (a writer that never
                 // went back to fill the size in): libsndfile believes the header, FFmpeg reads on.
-                if sndfile.format.frameCount == 0, st.st_size > 4096, let ffmpeg = try? FFmpegDecoder(path: path) {
+                if (sndfile.format.frameCount ?? 0) == 0, st.st_size > 4096, let ffmpeg = try? FFmpegDecoder(path: path) {
                     decoder = ffmpeg
                 } else {
                     decoder = sndfile
@@ -62,9 +62,9 @@ public enum AudioDecoders {
         case .unknown:
             // TrueAudio, Musepack, AC-3 and whatever else FFmpeg recognises by probing: anything it can open
             // and decode is audio.
-            do { decoder = try FFmpegDecoder(path: path) } catch {
-                throw DecodeError(.notAudio, path: path, reason: "not an audio file (no known audio container, and FFmpeg finds no audio in it)")
-            }
+            let refusal = DecodeError(.notAudio, path: path, reason: "not an audio file (no known audio container signature)")
+            guard FFmpegDecoder.recognises(path: path) else { throw refusal }
+            do { decoder = try FFmpegDecoder(path: path) } catch { throw refusal }
         }
         try check(decoder.format, path: path)
         return decoder

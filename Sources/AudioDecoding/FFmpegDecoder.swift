@@ -45,6 +45,23 @@ final class FFmpegDecoder: AudioDecoder {
 
     private static let quiet: Void = { av_log_set_level(AV_LOG_QUIET) }()
 
+    /// Whether FFmpeg recognises the container from the file's first 64 KiB by its content alone (no file
+    /// name, so no extension guess), with more confidence than an extension match would give. Files of no
+    /// container Spindle knows are handed to FFmpeg only then: random bytes are probed, not decoded.
+    static func recognises(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
+        guard !head.isEmpty else { return false }
+        var buffer = [UInt8](head) + [UInt8](repeating: 0, count: Int(AVPROBE_PADDING_SIZE))
+        var score: Int32 = 0
+        let format = buffer.withUnsafeMutableBufferPointer { b -> UnsafePointer<AVInputFormat>? in
+            var probe = AVProbeData(filename: nil, buf: b.baseAddress, buf_size: Int32(head.count), mime_type: nil)
+            return av_probe_input_format3(&probe, 1, &score)
+        }
+        return format != nil && score > AVPROBE_SCORE_EXTENSION
+    }
+
     init(path: String) throws {
         _ = Self.quiet
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil

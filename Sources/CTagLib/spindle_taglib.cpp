@@ -121,7 +121,11 @@ extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
     std::memset(out, 0, sizeof(*out));
     try {
         TagLib::FileRef ref(path, true, TagLib::AudioProperties::Average);
-        if (ref.isNull() || !ref.file() || !ref.file()->isValid()) {
+        if (ref.isNull() || !ref.file()) {
+            setError(out, "TagLib has no reader for this format");
+            return 2;
+        }
+        if (!ref.file()->isValid()) {
             setError(out, "TagLib cannot read this file (unsupported format or corrupt header)");
             return 0;
         }
@@ -137,7 +141,7 @@ extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
         // without a sample rate it found no audio stream.
         if (out->sample_rate <= 0) {
             setError(out, "TagLib found no audio stream in this file");
-            return 0;
+            return 2;
         }
         std::string records;
         TagLib::PropertyMap props = file->properties();

@@ -10,9 +10,10 @@ public enum TagReader {
         }
         var info = spn_tag_info()
         defer { spn_tags_free(&info) }
-        guard spn_tags_read(path, &info) == 1 else {
+        let status = spn_tags_read(path, &info)
+        guard status == 1 else {
             let reason = withUnsafeBytes(of: info.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            throw TagError(path: path, reason: reason)
+            throw TagError(path: path, reason: reason, kind: status == 2 ? .unsupported : .failed)
         }
         let codec = withUnsafeBytes(of: info.codec) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         var properties: [String: [String]] = [:]

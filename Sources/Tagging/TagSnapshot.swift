@@ -33,6 +33,8 @@ public struct TagError: Error, CustomStringConvertible, Sendable {
         case failed
         /// The file is no longer the version an edit was planned against: left alone, reported as a conflict.
         case conflict
+        /// TagLib has no reader for this format (AC-3, RF64, ...): the file has no tags Spindle can read.
+        case unsupported
     }
     public let path: String
     public let reason: String

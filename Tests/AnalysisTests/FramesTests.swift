@@ -35,11 +35,24 @@ final class FramesTests: XCTestCase {
     }
 
     func testFourMinuteTrackFitsIn256KB() {
-        // 4 minutes at 30 fps × 32 bands, one byte each.
-        let frames = Int((240 * 30.0).rounded(.up))
-        XCTAssertLessThanOrEqual(frames * 32, 256 * 1024)
+        // 24 s give 720 frames of 32 one-byte bands; ten times that, four minutes, stays under 256 KB.
         let f = self.frames(Synth.silence(seconds: 24))
-        XCTAssertEqual(f.data.count * 10, frames * 32)
+        XCTAssertEqual(f.count, 720)
+        XCTAssertEqual(f.data.count, 720 * 32)
+        XCTAssertLessThanOrEqual(f.data.count * 10, 256 * 1024)
+    }
+
+    // The mono mix serves every analyzer that reads it: its time is its own line in bench, never split
+    // between analyzers that may not be running.
+    func testMonoMixTimeIsReportedOnItsOwn() {
+        let s = Synth.noise(seconds: 3, rmsDBFS: -20)
+        let analyzer = TrackAnalyzer(format: StreamFormat(sampleRate: 44100, channels: 2), options: only("tempo"), profile: true)
+        s.withUnsafeBufferPointer { analyzer.consume($0, frames: s.count / 2) }
+        let timings = analyzer.finish().timings
+        XCTAssertEqual(Set(timings.keys), ["tempo", TrackAnalyzer.monoMix])
+        let loudnessOnly = TrackAnalyzer(format: StreamFormat(sampleRate: 44100, channels: 2), options: only("loudness"), profile: true)
+        s.withUnsafeBufferPointer { loudnessOnly.consume($0, frames: s.count / 2) }
+        XCTAssertEqual(Set(loudnessOnly.finish().timings.keys), ["loudness"], "no mono mix when no analyzer reads it")
     }
 
     func testConfigurableFpsAndBands() {

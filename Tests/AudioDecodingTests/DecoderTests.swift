@@ -186,4 +186,21 @@ final class DecoderTests: XCTestCase {
         try handle.truncate(atOffset: UInt64(bytes))
         try handle.close()
     }
+
+    // A file FFmpeg opens and then refuses (video, no audio) used to leak its context and descriptor: a
+    // long-lived worker would run out of descriptors.
+    func testFilesFFmpegRefusesLeakNoDescriptors() throws {
+        guard Synth.run("ffmpeg", ["-version"]) == 0 else { throw XCTSkip("needs the ffmpeg command") }
+        let video = dir + "/picture.mp4"
+        XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=red:s=32x32:d=1",
+                                            "-c:v", "mpeg4", video]), 0)
+        func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 }
+        let before = openDescriptors()
+        for _ in 0..<200 {
+            XCTAssertThrowsError(try AudioDecoders.open(path: video)) { error in
+                XCTAssertEqual((error as? DecodeError)?.kind, .notAudio)
+            }
+        }
+        XCTAssertLessThan(openDescriptors() - before, 5, "descriptors leaked by refused files")
+    }
 }

@@ -2,6 +2,7 @@ import AudioDecoding
 import Foundation
 import GRDB
 import Store
+import Tagging
 import TestSupport
 import XCTest
 
@@ -201,7 +202,12 @@ final class TagEditTests: XCTestCase {
         try csv.write(toFile: dir + "/edits.csv", atomically: true, encoding: .utf8)
         XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
         let run = try CLI.start(["--db", db, "--library", library, "tags", "apply", dir + "/edits.csv"])
-        Thread.sleep(forTimeInterval: 0.6)
+        // Kill as soon as the first file is written, so the kill lands mid-batch, not before or after it.
+        let first = library + "/k00.flac"
+        let deadline = Date().addingTimeInterval(120)
+        while (try? TagReader.read(path: first).first("TITLE")) != "New", run.isRunning, Date() < deadline {
+            usleep(2000)
+        }
         kill(run.processIdentifier, SIGKILL)
         run.waitUntilExit()
         var states: [String] = []
@@ -213,6 +219,8 @@ final class TagEditTests: XCTestCase {
             XCTAssertFalse(try decoded(path).isEmpty)
             states.append(state)
         }
+        XCTAssertTrue(states.contains("[\"New\"]/[\"New\"]") && states.contains("[\"Old\"]/[\"Old\"]"),
+                      "the kill landed mid-batch: \(states)")
         // The next run removes any temporary copy the kill left behind.
         XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
         XCTAssertTrue(try FileManager.default.contentsOfDirectory(atPath: library).allSatisfy { !$0.hasPrefix(".spindle-tmp") })

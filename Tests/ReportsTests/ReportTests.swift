@@ -45,7 +45,10 @@ final class ReportTests: XCTestCase {
         let html = ReportFormat.html.render(data)
         XCTAssertEqual(html.components(separatedBy: "<svg").count - 1, 4, "four charts")
         XCTAssertFalse(html.contains("<script"))
-        XCTAssertFalse(html.contains("http://") && !html.contains("xmlns=\"http://www.w3.org/2000/svg\""))
+        // Self-contained: the only address in the page is the SVG namespace, once per chart.
+        let addresses = html.components(separatedBy: "http").count - 1
+        XCTAssertEqual(addresses, html.components(separatedBy: "xmlns=\"http://www.w3.org/2000/svg\"").count - 1)
+        XCTAssertEqual(addresses, 4)
         XCTAssertFalse(html.contains("src=\"http"))
         XCTAssertTrue(html.contains("genre &lt;K-Pop&gt; &amp; more"))
         XCTAssertTrue(html.contains("a/사랑.mp3"))

@@ -23,7 +23,8 @@ typedef struct spn_tag_info {
    that many UTF-8 bytes. Lengths, not separators, delimit the strings, so a tag value holding any byte (control
    characters, NUL) cannot be mistaken for another key or value. */
 
-/* Returns 1 on success, 0 on failure (error filled). Never throws. */
+/* Returns 1 on success, 0 on failure, 2 when TagLib does not read this format (no reader for the file
+   type, or a variant it cannot parse, such as RF64): error filled on 0 and 2. Never throws. */
 int spn_tags_read(const char *path, spn_tag_info *out);
 void spn_tags_free(spn_tag_info *info);
 

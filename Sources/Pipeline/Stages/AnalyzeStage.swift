@@ -35,11 +35,16 @@ public enum AnalyzeStage {
         let runtime = context.settings.runtime
         // Largest first: the long files start early instead of leaving one worker busy at the end.
         files.sort { ($0.size, $1.path) > ($1.size, $0.path) }
+        var ran: [Int: Set<String>] = [:]
         let jobs = files.enumerated().map { i, file -> PoolJob in
             // Proportional to the track's length: from its tags, else from its size at a low bitrate.
             let duration = file.durationS ?? Double(file.size) / 8000
-            return PoolJob(job: WorkerJob(id: i, kind: .analyze, path: context.root.absolute(file.path)), relativePath: file.path,
-                           fileId: file.fileId, contentKey: file.contentKey, timeout: runtime.timeout(audioSeconds: duration))
+            // Only the analyzers whose results are stale: a new tempo estimator re-runs tempo, not loudness.
+            let stale = Set(versions.filter { file.currentVersions[$0.key] != $0.value }.keys)
+            ran[i] = stale
+            return PoolJob(job: WorkerJob(id: i, kind: .analyze, path: context.root.absolute(file.path), analyzers: stale),
+                           relativePath: file.path, fileId: file.fileId, contentKey: file.contentKey,
+                           timeout: runtime.timeout(audioSeconds: duration))
         }
         let progress = ProgressReporter(label: "analyze", total: jobs.count, verbosity: context.verbosity)
         var pending: [PoolResult] = []
@@ -49,8 +54,10 @@ public enum AnalyzeStage {
             try context.journal.flush { db in
                 for result in batch {
                     if let outcome = result.reply?.analysis {
+                        var only = options
+                        only.enabled = ran[result.job.job.id] ?? options.enabled
                         try AnalysisQueries.save(AnalysisStorage.write(outcome, fileId: result.job.fileId,
-                                                                       contentKey: result.job.contentKey, options: options), in: db)
+                                                                       contentKey: result.job.contentKey, options: only), in: db)
                     } else {
                         try AnalysisQueries.saveCrash(result.failure ?? "worker failed", fileId: result.job.fileId,
                                                       contentKey: result.job.contentKey, versions: versions, in: db)

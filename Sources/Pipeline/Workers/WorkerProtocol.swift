@@ -11,12 +11,15 @@ struct WorkerJob: Codable, Sendable {
     var path: String
     /// Time each analyzer (bench).
     var profile = false
+    /// Only these of the enabled analyzers (the ones whose results are stale for this file); nil: all.
+    var analyzers: Set<String>?
 
-    init(id: Int, kind: Kind, path: String, profile: Bool = false) {
+    init(id: Int, kind: Kind, path: String, profile: Bool = false, analyzers: Set<String>? = nil) {
         self.id = id
         self.kind = kind
         self.path = path
         self.profile = profile
+        self.analyzers = analyzers
     }
 }
 
@@ -52,13 +55,20 @@ public enum WorkerMain {
             var reply = WorkerReply(id: job.id)
             switch job.kind {
             case .tags:
-                do { reply.tags = try TagReader.read(path: job.path) } catch let e as TagError {
+                do { reply.tags = try TagReader.read(path: job.path) } catch let e as TagError where e.kind == .unsupported {
+                    // A format TagLib does not read has no tags to index; whether it is audio is the decoder's
+                    // call (the analyze stage reports a file that is not).
+                    reply.tags = TagSnapshot(properties: [:], codec: "", durationSeconds: nil, bitrateKbps: nil,
+                                             sampleRate: nil, channels: nil, bitDepth: nil)
+                } catch let e as TagError {
                     reply.tagError = e.reason
                 } catch {
                     reply.tagError = "\(error)"
                 }
             case .analyze:
-                reply.analysis = FileAnalysis.run(path: job.path, options: settings.analysis, profile: job.profile)
+                var options = settings.analysis
+                if let only = job.analyzers { options.enabled.formIntersection(only) }
+                reply.analysis = FileAnalysis.run(path: job.path, options: options, profile: job.profile)
             case .decode:
                 reply.analysis = FileAnalysis.run(path: job.path, options: settings.analysis, analyze: false)
             }

@@ -22,6 +22,8 @@ public struct FileToAnalyse: Sendable {
     public var size: Int64
     /// From its tags, when read.
     public var durationS: Double?
+    /// The analyzers whose stored results are current for this content (empty when none are).
+    public var currentVersions: [String: Int]
 }
 
 /// One analysis result to store. `values` are `analysis` columns (named as in `inspect --json`), a null for
@@ -71,12 +73,15 @@ public enum AnalysisQueries {
         let current = Self.current(versions)
         let stale = force ? "1" : "(a.file_id IS NULL OR NOT \(current.sql))"
         return try Row.fetchAll(db, sql: """
-            SELECT f.id, f.path, f.content_key, f.size, t.duration_s FROM files f
+            SELECT f.id, f.path, f.content_key, f.size, t.duration_s,
+                   CASE WHEN a.content_key IS f.content_key THEN a.analyzer_versions END
+            FROM files f
             LEFT JOIN analysis a ON a.file_id = f.id LEFT JOIN tracks t ON t.file_id = f.id
             WHERE f.root_id = ? AND f.status = 'present' AND \(stale)
             ORDER BY f.path
             """, arguments: [rootId] + (force ? [] : current.arguments)).map {
-            FileToAnalyse(fileId: $0[0], path: $0[1], contentKey: $0[2], size: $0[3], durationS: $0[4])
+            FileToAnalyse(fileId: $0[0], path: $0[1], contentKey: $0[2], size: $0[3], durationS: $0[4],
+                          currentVersions: force ? [:] : AnalysisVersions.decode($0[5]))
         }
     }
 
