@@ -44,7 +44,8 @@ public enum LibraryJobs {
             let scanner = LibraryScanner(database: database, root: root)
             let rootId = try scanner.rootId()
             if let tagfix = request.tagfix, request.stages.contains(.tagfix) {
-                let report = try runTagfix(tagfix, scanner: scanner, database: database, root: root)
+                let report = try runTagfix(tagfix, scanner: scanner, database: database, root: root,
+                                           reads: .workers(settings))
                 outcome.tagfix = report
                 if report.dryRun {
                     outcome.seconds = monotonicSeconds() - started

@@ -49,7 +49,7 @@ public enum TagBatch {
     /// Resolves the inputs, refuses what is outside the root or unknown, reads current tags and keeps only
     /// real changes. Several edits of one file are combined in order.
     static func plan(_ edits: [(input: String, edit: TagEdit)], resolver: PathResolver, database: SpindleDatabase,
-                     allowCustom: Bool) throws -> (plans: [FilePlan], refusals: [Refusal]) {
+                     allowCustom: Bool, reads: TagReads = .inProcess) throws -> (plans: [FilePlan], refusals: [Refusal]) {
         var refusals: [Refusal] = []
         var combined: [String: TagEdit] = [:]
         var order: [String] = []
@@ -69,17 +69,25 @@ public enum TagBatch {
             for (k, v) in edit.set { combined[path]!.set[k] = v; combined[path]!.unset.removeAll { $0 == k } }
             for k in edit.unset { combined[path]!.set[k] = nil; if !combined[path]!.unset.contains(k) { combined[path]!.unset.append(k) } }
         }
-        var plans: [FilePlan] = []
+        // Each file's state through its confined folder chain (what the write will be checked against), then
+        // the current tags of those inside the root, read in workers.
+        var states: [String: FileState] = [:]
         for path in order {
-            let edit = combined[path]!
-            let current: TagSnapshot
-            let state: FileState
-            do {
-                let file = try ConfinedFile(root: resolver.root, relative: path)
-                state = try file.state()
-                current = try TagReader.read(path: file.path)
-            } catch {
+            do { states[path] = try ConfinedFile(root: resolver.root, relative: path).state() } catch {
                 refusals.append(Refusal(input: path, reason: "cannot read its tags: \(error)"))
+            }
+        }
+        let readable = order.filter { states[$0] != nil }
+        let tags = try reads.read(readable.map { resolver.root.absolute($0) })
+        var plans: [FilePlan] = []
+        for (path, read) in zip(readable, tags) {
+            let edit = combined[path]!
+            let state = states[path]!
+            let current: TagSnapshot
+            switch read {
+            case .success(let snapshot): current = snapshot
+            case .failure(let error):
+                refusals.append(Refusal(input: path, reason: "cannot read its tags: \(error.reason)"))
                 continue
             }
             var changes: [KeyChange] = []

@@ -7,7 +7,7 @@ extension LibraryJobs {
     /// Stage `tagfix`: brings the index up to date (paths resolve against it), builds the edits, then shows
     /// them (dry run) or journals and writes them.
     static func runTagfix(_ request: TagfixRequest, scanner: LibraryScanner, database: SpindleDatabase,
-                          root: LibraryRoot) throws -> TagBatch.Report {
+                          root: LibraryRoot, reads: TagReads) throws -> TagBatch.Report {
         _ = try scanner.scan()
         let resolver = try PathResolver(database: database, root: root)
         if case .undo(let batch) = request.source {
@@ -21,7 +21,9 @@ extension LibraryJobs {
         case .fixers(let fixers, let paths):
             let targets = try targetPaths(paths, resolver: resolver, database: database, root: root)
             var files: [(path: String, tags: TagSnapshot)] = []
-            for p in targets { if let t = try? TagReader.read(path: root.absolute(p)) { files.append((p, t)) } }
+            for (p, read) in zip(targets, try reads.read(targets.map { root.absolute($0) })) {
+                if case .success(let t) = read { files.append((p, t)) }
+            }
             let taxonomy = fixers.contains(.genreAliases) ? try DataFiles.taxonomy() : nil
             edits = TagFixer.edits(fixers, files: files, taxonomy: taxonomy)
         case .analysis(let bpm, let replayGain, let paths):
@@ -32,7 +34,7 @@ extension LibraryJobs {
         }
         for n in notes { logLine(n) }
         let (plans, refusals) = try TagBatch.plan(edits.map { (input: $0.0, edit: $0.1) }, resolver: resolver,
-                                                  database: database, allowCustom: request.allowCustom)
+                                                  database: database, allowCustom: request.allowCustom, reads: reads)
         var report: TagBatch.Report
         if request.dryRun {
             report = TagBatch.Report()
