@@ -26,11 +26,15 @@ public final class LibraryScanner {
     /// When the run that owns this scanner started: a temporary copy older than that is abandoned.
     let runStarted: Date
 
+    /// Only the files of this shard enter the index (`analyze --shard K/N`).
+    let shard: Shard?
+
     /// Scans are made by runs that hold the database lock, so no other run's tag write is in flight.
-    public init(database: SpindleDatabase, root: LibraryRoot, runStarted: Date = Date()) {
+    public init(database: SpindleDatabase, root: LibraryRoot, runStarted: Date = Date(), shard: Shard? = nil) {
         self.database = database
         self.root = root
         self.runStarted = runStarted
+        self.shard = shard
     }
 
     public func rootId() throws -> Int64 {
@@ -48,6 +52,7 @@ public final class LibraryScanner {
 
         var walked: [WalkedFile] = []
         LibraryWalker(root: root.path).walk(file: { file in
+            if let shard, !shard.contains(file.relativePath) { return }
             walked.append(file)
             if walked.count % 1000 == 0 { progress?(walked.count) }
         }, skipped: { report.skipped.append($0) }, temporary: { relative, modified in
@@ -133,8 +138,11 @@ public final class LibraryScanner {
             report.missing += 1
         }
 
+        let topLevel = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [])
+            .filter { !AudioFileTypes.isHidden($0) }.sorted()
         _ = try database.writer.write { db in
             try FileQueries.applyScan(db, rootId: rootId, updates: updates, moved: movedIds, inserts: remainingInserts, at: now)
+            try FileQueries.describeRoot(db, rootId: rootId, topLevel: Array(topLevel.prefix(10_000)), shard: shard?.description)
         }
         report.new = remainingInserts.count
         report.seconds = Date().timeIntervalSince(started)

@@ -17,13 +17,17 @@ struct AnalyzeCommand: ParsableCommand {
     var only: String?
     @Option(help: "Worker processes (default: number of cores).") var jobs: Int?
     @Flag(help: "Print a JSON summary.") var json = false
+    @Option(help: ArgumentHelp("Only shard K of N (K from 1): files are split by a hash of their path; merge the shard databases with `spindle merge`.",
+                               valueName: "K/N"))
+    var shard: String?
     @Argument(help: "Only these files (relative to the library root, or absolute inside it).") var paths: [String] = []
 
     func run() throws {
         try runCommand {
             let settings = try global.settings(jobs: jobs, only: only.map { [$0] })
-            let request = RunRequest(kind: force ? "reanalyze" : "analyze", stages: [.scan, .tags, .analyze],
+            var request = RunRequest(kind: force ? "reanalyze" : "analyze", stages: [.scan, .tags, .analyze],
                                      force: force, paths: paths.isEmpty ? nil : paths)
+            try request.shard(shard)
             let outcome = try LibraryJobs.run(settings: settings, request: request, verbosity: global.verbosity)
             return report(outcome, json: json, verbosity: global.verbosity)
         }

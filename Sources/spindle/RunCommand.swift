@@ -16,6 +16,8 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Redo work whose results are current.") var force = false
     @Option(help: "Worker processes (default: number of cores).") var jobs: Int?
     @Flag(help: "Print a JSON summary.") var json = false
+    @Option(help: ArgumentHelp("Only shard K of N (K from 1); genres and reports wait for `spindle merge`.", valueName: "K/N"))
+    var shard: String?
     @Argument(help: "The pipeline file (TOML).") var pipeline: String
 
     func run() throws {
@@ -27,6 +29,7 @@ struct RunCommand: ParsableCommand {
             request.reportOutput = file.reportOutput
             request.tagfix = file.tagfix
             request.rescan = file.rescan
+            try request.shard(shard)
             let outcome = try LibraryJobs.run(settings: settings, request: request, verbosity: global.verbosity)
             return report(outcome, json: json, verbosity: global.verbosity)
         }

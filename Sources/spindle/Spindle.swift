@@ -21,7 +21,7 @@ struct Spindle: ParsableCommand {
         subcommands: [
             ScanCommand.self, AnalyzeCommand.self, RunCommand.self, InspectCommand.self, ResolveCommand.self,
             TagsCommand.self, GenresCommand.self, FramesCommand.self, BenchCommand.self, StatusCommand.self,
-            NavidromeCommand.self, WorkerCommand.self,
+            NavidromeCommand.self, MergeCommand.self, WorkerCommand.self,
         ]
     )
 }

@@ -7,7 +7,7 @@ import Navidrome
 public enum ExitStatus {
     public static func code(for error: Error) -> Int32 {
         switch error {
-        case is ConfigurationError, is NavidromeError, is LibraryError: return 2
+        case is ConfigurationError, is NavidromeError, is LibraryError, is ShardError: return 2
         case is LockHeldError: return 4
         default: return 1
         }

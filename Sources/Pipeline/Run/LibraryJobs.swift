@@ -41,7 +41,7 @@ public enum LibraryJobs {
         var outcome = Outcome(runId: journal.runId)
         outcome.interruptedRuns = interrupted
         do {
-            let scanner = LibraryScanner(database: database, root: root)
+            let scanner = LibraryScanner(database: database, root: root, shard: request.shard)
             let rootId = try scanner.rootId()
             if let tagfix = request.tagfix, request.stages.contains(.tagfix) {
                 let report = try runTagfix(tagfix, scanner: scanner, database: database, root: root,
@@ -66,8 +66,13 @@ public enum LibraryJobs {
                 let selected = try request.paths.map { try select($0, root: root, rootId: rootId, database: database) }
                 outcome.analysis = try AnalyzeStage.run(context, only: selected)
             }
-            if request.stages.contains(.genres) { outcome.genres = try GenresStage.build(database: database, rootId: rootId) }
-            if request.stages.contains(.report) {
+            // Genres and reports describe a whole library: a shard's run leaves them to the merged database.
+            let whole = request.shard == nil
+            if !whole, request.stages.contains(where: { $0 == .genres || $0 == .report }) {
+                logLine("shard \(request.shard!): genres and reports are built after `spindle merge`, not per shard")
+            }
+            if whole, request.stages.contains(.genres) { outcome.genres = try GenresStage.build(database: database, rootId: rootId) }
+            if whole, request.stages.contains(.report) {
                 let text = try GenresStage.report(database: database, format: request.reportFormat, output: request.reportOutput)
                 if let text { print(text, terminator: "") }
                 outcome.reportWritten = request.reportOutput ?? "standard output"

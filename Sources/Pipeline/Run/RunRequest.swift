@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import Navidrome
 import Reports
 import Tagging
@@ -41,6 +42,13 @@ public struct RunRequest: Sendable {
     public var tagfix: TagfixRequest?
     /// Ask a Subsonic server to rescan when the tag batch changed files.
     public var rescan: SubsonicClient?
+    /// Only this shard of the library (`--shard K/N`): its files enter this database, nothing else does.
+    public var shard: Shard?
+
+    /// Takes `--shard K/N`; nil leaves the whole library.
+    public mutating func shard(_ text: String?) throws {
+        shard = try text.map(Shard.init(parsing:))
+    }
 
     public init(kind: String, stages: [Stage], force: Bool = false, paths: [String]? = nil) {
         self.kind = kind

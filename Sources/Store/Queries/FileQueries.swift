@@ -88,6 +88,12 @@ public enum FileQueries {
         return inserted
     }
 
+    /// Records what a scan saw at the top of the root and which shard (if any) this database holds.
+    public static func describeRoot(_ db: Database, rootId: Int64, topLevel: [String], shard: String?) throws {
+        let json = String(decoding: try JSONEncoder().encode(topLevel), as: UTF8.self)
+        try LibraryRootRecord.filter(key: rootId).updateAll(db, Column("top_level").set(to: json), Column("shard").set(to: shard))
+    }
+
     /// Replaces the root's scan issues with this scan's.
     public static func replaceScanIssues(_ db: Database, rootId: Int64, _ issues: [ScanIssueRecord]) throws {
         try ScanIssueRecord.filter(Column("root_id") == rootId).deleteAll(db)

@@ -16,6 +16,8 @@ public struct RunRecord: SnakeCaseRecord, Sendable {
     public var filesSkipped: Int
     public var options: String?
     public var summary: String?
+    /// "<database id>#<run id>" for a run merged from a shard database.
+    public var origin: String?
 
     public init(kind: String, pid: Int? = Int(getpid()), startedAt: Date = Date(), options: String? = nil) {
         self.kind = kind; self.status = .running; self.pid = pid; self.startedAt = startedAt

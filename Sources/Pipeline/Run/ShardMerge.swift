@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import Store
+
+/// `spindle merge SHARD.db... [--into MAIN.db]`: folds shard databases (from `analyze --shard K/N` on any
+/// number of machines) into one, shard by shard, each in one transaction. Refused before anything is
+/// written: a file that is not a Spindle database, one of another schema version, one holding several
+/// libraries or a different library than the target, and the target itself.
+public enum ShardMerge {
+    public struct Report: Sendable {
+        public var shards: [(path: String, counts: MergeCounts)] = []
+        public var seconds = 0.0
+
+        public func text() -> String {
+            shards.map { s in
+                "\(s.path): \(s.counts.filesAdded) files added, \(s.counts.filesUpdated) updated, \(s.counts.tracks) tags, "
+                    + "\(s.counts.analyses) analyses, \(s.counts.runs) runs"
+            }.joined(separator: "\n") + String(format: "\nmerged %d shard(s) in %.2f s", shards.count, seconds)
+        }
+
+        public func json() -> JSONValue {
+            .object([("shards", .array(shards.map { s in
+                .object([("path", .string(s.path)), ("files_added", .from(s.counts.filesAdded)),
+                         ("files_updated", .from(s.counts.filesUpdated)), ("tracks", .from(s.counts.tracks)),
+                         ("analyses", .from(s.counts.analyses)), ("runs", .from(s.counts.runs))])
+            })), ("seconds", .from(seconds, digits: 3))])
+        }
+    }
+
+    /// Shards whose top-level names share less than this with the target's are another library.
+    static let sameLibrary = 0.5
+
+    public static func run(shards: [String], into target: String?, settings: Settings) throws -> Report {
+        let started = monotonicSeconds()
+        let targetPath = target ?? settings.databasePath
+        let folder = (targetPath as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        let lock = try RunLock(databasePath: targetPath, command: "merge")
+        defer { withExtendedLifetime(lock) {} }
+        let database = try SpindleDatabase(path: targetPath)
+        let journal = try RunJournal(database: database, kind: "merge", options: shards.joined(separator: " "))
+        var report = Report()
+        do {
+            for shard in shards {
+                let counts = try merge(shard, into: database, targetPath: targetPath, settings: settings)
+                report.shards.append((shard, counts))
+                logLine("merged \(shard): \(counts.filesAdded) files added, \(counts.analyses) analyses")
+            }
+            report.seconds = monotonicSeconds() - started
+            try journal.finish(status: .completed, summary: report.text())
+        } catch {
+            try? journal.finish(status: .failed, summary: "\(error)")
+            throw error
+        }
+        return report
+    }
+
+    private static func merge(_ shard: String, into database: SpindleDatabase, targetPath: String,
+                              settings: Settings) throws -> MergeCounts {
+        var st = stat()
+        guard stat(shard, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            throw ConfigurationError("\(shard): not a database file")
+        }
+        if let a = realpath(shard, nil), let b = realpath(targetPath, nil) {
+            defer { free(a); free(b) }
+            if strcmp(a, b) == 0 { throw ConfigurationError("\(shard) is the target database itself") }
+        }
+        return try database.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [shard])
+            defer { try? db.execute(sql: "DETACH DATABASE shard") }
+            let description = try MergeQueries.describe(db, schema: "shard")
+            let ours = SpindleDatabase.migrationNames.sorted()
+            guard !description.migrations.isEmpty, description.roots.count <= 1 else {
+                throw ConfigurationError(description.migrations.isEmpty
+                    ? "\(shard) is not a Spindle database"
+                    : "\(shard) holds \(description.roots.count) libraries; a shard holds one")
+            }
+            guard description.migrations == ours else {
+                let newer = Set(description.migrations).subtracting(ours)
+                throw ConfigurationError(newer.isEmpty
+                    ? "\(shard) was written by an older Spindle (schema up to \(description.migrations.last ?? "?")): open it once with this version (`spindle --db \(shard) status`) to upgrade it, then merge"
+                    : "\(shard) was written by a newer Spindle (schema \(newer.sorted().joined(separator: ", "))): merge with that version")
+            }
+            guard let shardId = description.databaseId else { throw ConfigurationError("\(shard) has no database id") }
+            guard shardId != (try MergeQueries.databaseId(db)) else {
+                throw ConfigurationError("\(shard) is a copy of the target database")
+            }
+            guard let shardRoot = description.roots.first else { return MergeCounts() }   // an empty shard
+            let targetRoots = try MergeQueries.describe(db, schema: "main").roots
+            let rootId: Int64
+            if let ours = targetRoots.first {
+                let a = Set(ours.topLevel), b = Set(shardRoot.topLevel)
+                if !a.isEmpty, !b.isEmpty {
+                    let shared = Double(a.intersection(b).count) / Double(a.union(b).count)
+                    guard shared >= sameLibrary else {
+                        throw ConfigurationError(String(format: "%@ is of a different library: its top-level folders share %.0f%% with the target's",
+                                                        shard, 100 * shared))
+                    }
+                }
+                rootId = try FileQueries.ensureRoot(db, path: ours.path)
+            } else {
+                // A new target: the library is wherever this machine has it, else where the shard saw it.
+                rootId = try FileQueries.ensureRoot(db, path: settings.libraryPath ?? shardRoot.path)
+                try FileQueries.describeRoot(db, rootId: rootId, topLevel: shardRoot.topLevel, shard: nil)
+            }
+            var counts = MergeCounts()
+            try db.inTransaction {
+                counts = try MergeQueries.merge(db, shard: "shard", shardId: shardId, into: rootId)
+                return .commit
+            }
+            return counts
+        }
+    }
+}
