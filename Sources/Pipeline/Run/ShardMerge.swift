@@ -44,7 +44,6 @@ public enum ShardMerge {
             for shard in shards {
                 let counts = try merge(shard, into: database, targetPath: targetPath, settings: settings)
                 report.shards.append((shard, counts))
-                logLine("merged \(shard): \(counts.filesAdded) files added, \(counts.analyses) analyses")
             }
             report.seconds = monotonicSeconds() - started
             try journal.finish(status: .completed, summary: report.text())
