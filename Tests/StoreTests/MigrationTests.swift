@@ -31,11 +31,13 @@ final class MigrationTests: XCTestCase {
         let path = dir + "/old.db"
         do {
             let old = try SpindleDatabase(path: path, upTo: "v1-file-index")
+            // Rows as v1 wrote them: its columns only (today's records carry columns added since).
             try old.writer.write { db in
-                var root = LibraryRootRecord(path: "/music")
-                try root.insert(db)
-                var file = FileRecord(rootId: root.id!, path: "A/b.flac", size: 10, mtimeNs: 1, inode: 2, contentKey: "k")
-                try file.insert(db)
+                try db.execute(sql: "INSERT INTO library_roots (id, path, added_at) VALUES (1, '/music', ?)", arguments: [Date()])
+                try db.execute(sql: """
+                    INSERT INTO files (root_id, path, name, size, mtime_ns, inode, content_key, status, first_seen_at, changed_at)
+                    VALUES (1, 'A/b.flac', 'b.flac', 10, 1, 2, 'k', 'present', ?, ?)
+                    """, arguments: [Date(), Date()])
             }
             XCTAssertFalse(try old.writer.read { try $0.tableExists("analysis") })
         }
@@ -44,6 +46,8 @@ final class MigrationTests: XCTestCase {
         try upgraded.writer.read { db in
             XCTAssertTrue(try db.tableExists("analysis"))
             XCTAssertEqual(try FileRecord.fetchAll(db).map(\.path), ["A/b.flac"])
+            // v9 gave the upgraded database an identity, for merges.
+            XCTAssertNotNil(try String.fetchOne(db, sql: "SELECT value FROM database_info WHERE key = 'id'"))
         }
     }
 
