@@ -9,25 +9,19 @@ public enum ContentKey {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var hash: UInt64 = 0xcbf29ce484222325
-        func mix(_ bytes: UnsafeRawBufferPointer) {
-            for b in bytes {
-                hash ^= UInt64(b)
-                hash = hash &* 0x100000001b3
-            }
-        }
-        withUnsafeBytes(of: size.littleEndian) { mix($0) }
+        var hash = FNV1a()
+        withUnsafeBytes(of: size.littleEndian) { hash.add($0) }
         var buffer = [UInt8](repeating: 0, count: window)
         func readAt(_ offset: Int64) -> Bool {
             let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, window, off_t(offset)) }
             guard n >= 0 else { return false }
-            buffer.withUnsafeBytes { mix(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            buffer.withUnsafeBytes { hash.add(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
             return true
         }
         guard readAt(0) else { return nil }
         if size > Int64(window) {
             guard readAt(max(Int64(window), size - Int64(window))) else { return nil }
         }
-        return String(format: "%016llx", hash)
+        return String(format: "%016llx", hash.value)
     }
 }

@@ -104,7 +104,7 @@ public struct LibraryWalker {
                 continue
             }
             file(WalkedFile(relativePath: childRelative, size: Int64(st.st_size),
-                            mtimeNs: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+                            mtimeNs: FileState.nanoseconds(st.st_mtim),
                             inode: Int64(st.st_ino)))
         }
     }

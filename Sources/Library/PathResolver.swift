@@ -18,6 +18,9 @@ public struct Resolution: Sendable, Equatable {
     /// write may act on. A file found by name or words is a guess good enough to read, never to write.
     public var isExact: Bool { resolved != nil && (strategy == 1 || strategy == 2) }
 
+    /// How a guess was found, for messages: strategy 3 or 4.
+    public var guessedBy: String { strategy == 3 ? "file name lookup" : "fuzzy word match" }
+
     /// Why a write refuses this resolution, or nil when it may write.
     public var writeRefusal: String? {
         if let refused { return "refused: \(refused)" }
@@ -25,8 +28,7 @@ public struct Resolution: Sendable, Equatable {
             return ambiguous.isEmpty ? "no such file in the library" : "ambiguous: \(ambiguous.joined(separator: ", "))"
         }
         guard isExact else {
-            let how = strategy == 3 ? "file name lookup" : "fuzzy word match"
-            return "no file at this path (the closest, \(resolved), was found by \(how); writes need the file's own path)"
+            return "no file at this path (the closest, \(resolved), was found by \(guessedBy); writes need the file's own path)"
         }
         return nil
     }

@@ -31,12 +31,9 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 
     /// FNV-1a 64 over the UTF-8 bytes: stable across platforms and releases, unlike Swift's seeded Hasher.
     public static func key(_ relativePath: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf29ce484222325
-        for byte in relativePath.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100000001b3
-        }
-        return hash
+        var hash = FNV1a()
+        hash.add(relativePath.utf8)
+        return hash.value
     }
 }
 

@@ -22,8 +22,7 @@ public struct TagsShowReport: Sendable {
                 return report
             }
             if !r.isExact {
-                let how = r.strategy == 3 ? "file name lookup" : "fuzzy word match"
-                report.notes.append("\(TerminalText.safe(input)): no file at this path; showing \(TerminalText.safe(path)), found by \(how)")
+                report.notes.append("\(TerminalText.safe(input)): no file at this path; showing \(TerminalText.safe(path)), found by \(r.guessedBy)")
             }
             do {
                 let file = try ConfinedFile(root: root, relative: path)

@@ -28,8 +28,7 @@ final class RunContext {
 
     func pool() throws -> WorkerPool {
         if let workers { return workers }
-        let pool = try WorkerPool(executable: try WorkerPool.defaultExecutable(),
-                                  settings: WorkerSettings(analysis: settings.analysis), jobs: settings.jobs)
+        let pool = try WorkerPool(settings: settings)
         workers = pool
         return pool
     }

@@ -35,13 +35,11 @@ public enum AnalyzeStage {
         let runtime = context.settings.runtime
         // Largest first: the long files start early instead of leaving one worker busy at the end.
         files.sort { ($0.size, $1.path) > ($1.size, $0.path) }
-        var ran: [Int: Set<String>] = [:]
         let jobs = files.enumerated().map { i, file -> PoolJob in
             // Proportional to the track's length: from its tags, else from its size at a low bitrate.
             let duration = file.durationS ?? Double(file.size) / 8000
             // Only the analyzers whose results are stale: a new tempo estimator re-runs tempo, not loudness.
             let stale = Set(versions.filter { file.currentVersions[$0.key] != $0.value }.keys)
-            ran[i] = stale
             return PoolJob(job: WorkerJob(id: i, kind: .analyze, path: context.root.absolute(file.path), analyzers: stale),
                            relativePath: file.path, fileId: file.fileId, contentKey: file.contentKey,
                            timeout: runtime.timeout(audioSeconds: duration))
@@ -54,8 +52,9 @@ public enum AnalyzeStage {
             try context.journal.flush { db in
                 for result in batch {
                     if let outcome = result.reply?.analysis {
+                        // Stored as run: the analyzers this file's job named.
                         var only = options
-                        only.enabled = ran[result.job.job.id] ?? options.enabled
+                        only.enabled = result.job.job.analyzers ?? options.enabled
                         try AnalysisQueries.save(AnalysisStorage.write(outcome, fileId: result.job.fileId,
                                                                        contentKey: result.job.contentKey, options: only), in: db)
                     } else {

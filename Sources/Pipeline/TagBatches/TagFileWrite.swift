@@ -36,9 +36,4 @@ enum TagFileWrite {
         try TagWriter.apply(edit, at: target, id3v2Version: id3v2Version, checks: checks)
         return try file.state()
     }
-
-    /// The state of a library file now, for a plan to be checked against at write time.
-    static func state(of relativePath: String, root: LibraryRoot) throws -> FileState {
-        try ConfinedFile(root: root, relative: relativePath).state()
-    }
 }

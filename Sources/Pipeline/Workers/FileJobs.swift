@@ -9,8 +9,7 @@ enum FileJobs {
     /// the signal or the timeout as its error.
     static func run(_ files: [String], kind: WorkerJob.Kind, settings: Settings, jobs: Int? = nil,
                     profile: Bool = false) throws -> [FileAnalysisOutcome] {
-        let pool = try WorkerPool(executable: try WorkerPool.defaultExecutable(),
-                                  settings: WorkerSettings(analysis: settings.analysis), jobs: jobs ?? settings.jobs)
+        let pool = try WorkerPool(settings: settings, jobs: jobs)
         let poolJobs = files.enumerated().map { i, file -> PoolJob in
             // The length is unknown before decoding: estimate it from the size at a low bitrate.
             var st = stat()

@@ -17,8 +17,7 @@ struct TagReads: Sendable {
     static func workers(_ settings: Settings) -> TagReads {
         TagReads { paths in
             guard !paths.isEmpty else { return [] }
-            let pool = try WorkerPool(executable: try WorkerPool.defaultExecutable(),
-                                      settings: WorkerSettings(analysis: settings.analysis), jobs: settings.jobs)
+            let pool = try WorkerPool(settings: settings)
             let jobs = paths.enumerated().map { i, path in
                 PoolJob(job: WorkerJob(id: i, kind: .tags, path: path), relativePath: path, fileId: Int64(i), contentKey: nil,
                         timeout: settings.runtime.timeoutBase)

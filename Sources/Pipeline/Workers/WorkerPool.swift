@@ -33,6 +33,13 @@ final class WorkerPool: @unchecked Sendable {
         self.jobs = max(1, jobs)
     }
 
+    /// A pool of `spindle worker` processes analysing with the settings' options; `jobs` of them (default:
+    /// the settings' number).
+    convenience init(settings: Settings, jobs: Int? = nil) throws {
+        try self.init(executable: try Self.defaultExecutable(), settings: WorkerSettings(analysis: settings.analysis),
+                      jobs: jobs ?? settings.jobs)
+    }
+
     /// Runs until `input` is closed and drained, then closes `output`.
     func run(input: BoundedQueue<PoolJob>, output: BoundedQueue<PoolResult>) {
         let group = DispatchGroup()

@@ -55,6 +55,10 @@ public struct AnalysisWrite: Sendable {
 
 /// The `analysis` and `vis_frames` tables: what is current, storing results, reading them back.
 public enum AnalysisQueries {
+    /// What rows written with per-analyzer versions put in the legacy single-version column (older readers
+    /// see any value other than their own as stale).
+    static let legacyAnalyzerVersion = 3
+
     /// The one definition of a current analysis: a row for the file's present content holding, for every
     /// wanted analyzer, its current version. Everything else is stale.
     static func current(_ versions: [String: Int]) -> (sql: String, arguments: StatementArguments) {
@@ -112,7 +116,7 @@ public enum AnalysisQueries {
             ? AnalysisVersions.decode(existing?.analyzerVersions) : [:]
         versions.merge(write.versions) { _, new in new }
         var row: [String: DatabaseValue] = [
-            "content_key": write.contentKey.databaseValue, "analyzer_version": 3.databaseValue,
+            "content_key": write.contentKey.databaseValue, "analyzer_version": legacyAnalyzerVersion.databaseValue,
             "analyzer_versions": AnalysisVersions.encode(versions).databaseValue, "analyzed_at": Date().databaseValue,
             "status": write.status.rawValue.databaseValue, "error": write.error.databaseValue,
             "damage": write.damage.databaseValue, "codec": write.codec.databaseValue, "seconds": write.seconds.databaseValue,
@@ -124,7 +128,7 @@ public enum AnalysisQueries {
             row["channels"] = write.channels.databaseValue
             row.merge(write.values) { fixed, _ in fixed }
         }
-        try upsert(fileId: write.fileId, row, in: db)
+        try upsert(fileId: write.fileId, row, exists: existing != nil, in: db)
         if write.status == .ok, var frames = write.frames { try frames.upsert(db) }
     }
 
@@ -133,30 +137,32 @@ public enum AnalysisQueries {
     /// alone until the file changes or `--force`.
     public static func saveCrash(_ reason: String, fileId: Int64, contentKey: String?, versions: [String: Int],
                                  in db: Database) throws {
-        let crashes = (try AnalysisRecord.fetchOne(db, key: fileId)?.crashes ?? 0) + 1
+        let existing = try AnalysisRecord.fetchOne(db, key: fileId)
+        let crashes = (existing?.crashes ?? 0) + 1
         try upsert(fileId: fileId, [
             "status": AnalysisRecord.Status.error.rawValue.databaseValue, "error": reason.databaseValue,
-            "analyzed_at": Date().databaseValue, "analyzer_version": 3.databaseValue, "crashes": crashes.databaseValue,
+            "analyzed_at": Date().databaseValue, "analyzer_version": legacyAnalyzerVersion.databaseValue,
+            "crashes": crashes.databaseValue,
             "content_key": (crashes >= 2 ? contentKey : nil).databaseValue,
             "analyzer_versions": AnalysisVersions.encode(versions).databaseValue,
-        ], in: db)
+        ], exists: existing != nil, in: db)
     }
 
     /// Inserts or updates the named columns of one row; a name that is not a column is a programming error
     /// (an analyzer output without its migration), reported as such.
-    private static func upsert(fileId: Int64, _ row: [String: DatabaseValue], in db: Database) throws {
+    private static func upsert(fileId: Int64, _ row: [String: DatabaseValue], exists: Bool, in db: Database) throws {
         let known = try columns(db)
         let names = row.keys.sorted()
         if let unknown = names.first(where: { !known.contains($0) }) {
             throw DatabaseError(message: "analysis has no column \(unknown): an analyzer's output needs a migration")
         }
         let values = StatementArguments(names.map { row[$0]! })
-        if try AnalysisRecord.exists(db, key: fileId) {
+        if exists {
             try db.execute(sql: "UPDATE analysis SET \(names.map { "\($0) = ?" }.joined(separator: ", ")) WHERE file_id = ?",
                            arguments: values + [fileId])
         } else {
             var insert = row
-            insert["analyzer_version"] = insert["analyzer_version"] ?? 3.databaseValue
+            insert["analyzer_version"] = insert["analyzer_version"] ?? legacyAnalyzerVersion.databaseValue
             insert["analyzed_at"] = insert["analyzed_at"] ?? Date().databaseValue
             let all = insert.keys.sorted()
             try db.execute(sql: "INSERT INTO analysis (file_id, \(all.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: all.count)))",
