@@ -59,16 +59,23 @@ public enum MergeQueries {
             WHERE NOT EXISTS (SELECT 1 FROM main.files t WHERE t.root_id = ? AND t.path = s.path)
             """, arguments: [rootId, rootId])
         counts.filesAdded = db.changesCount
-        // The shard is the outer loop (CROSS JOIN fixes the order), the target looked up through its (root_id,
-        // path) index, then updated by primary key: linear in the shard.
+        // Every shard file now has a target row: map them once, the shard as the outer loop (CROSS JOIN fixes
+        // the order) and the target looked up through its (root_id, path) index, linear in the shard. Everything
+        // after goes through this map by primary key.
         try db.execute(sql: """
+            DROP TABLE IF EXISTS temp.merge_map;
+            CREATE TEMP TABLE merge_map (shard_id INTEGER PRIMARY KEY, target_id INTEGER NOT NULL);
             DROP TABLE IF EXISTS temp.merge_newer;
             CREATE TEMP TABLE merge_newer (target_id INTEGER PRIMARY KEY, shard_id INTEGER NOT NULL);
             """)
         try db.execute(sql: """
-            INSERT INTO temp.merge_newer SELECT t.id, s.id FROM \(s).files s CROSS JOIN main.files t ON t.root_id = ? AND t.path = s.path
-            WHERE s.changed_at > t.changed_at
+            INSERT INTO temp.merge_map SELECT s.id, t.id FROM \(s).files s CROSS JOIN main.files t ON t.root_id = ? AND t.path = s.path
             """, arguments: [rootId])
+        try db.execute(sql: """
+            INSERT INTO temp.merge_newer SELECT m.target_id, m.shard_id FROM temp.merge_map m
+            JOIN \(s).files s ON s.id = m.shard_id JOIN main.files t ON t.id = m.target_id
+            WHERE s.changed_at > t.changed_at
+            """)
         try db.execute(sql: """
             UPDATE main.files SET (name, size, mtime_ns, inode, content_key, status, changed_at, missing_since) =
                 (SELECT s.name, s.size, s.mtime_ns, s.inode, s.content_key, s.status, s.changed_at, s.missing_since
@@ -76,13 +83,6 @@ public enum MergeQueries {
             WHERE id IN (SELECT target_id FROM temp.merge_newer)
             """)
         counts.filesUpdated = db.changesCount
-        try db.execute(sql: """
-            DROP TABLE IF EXISTS temp.merge_map;
-            CREATE TEMP TABLE merge_map (shard_id INTEGER PRIMARY KEY, target_id INTEGER NOT NULL);
-            """)
-        try db.execute(sql: """
-            INSERT INTO temp.merge_map SELECT s.id, t.id FROM \(s).files s CROSS JOIN main.files t ON t.root_id = ? AND t.path = s.path
-            """, arguments: [rootId])
         counts.tracks = try copyNewer(db, table: "tracks", time: "read_at", shard: s)
         counts.analyses = try copyNewer(db, table: "analysis", time: "analyzed_at", shard: s)
         // Frames go with the analysis they were computed with.
