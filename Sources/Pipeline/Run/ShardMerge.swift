@@ -60,13 +60,12 @@ public enum ShardMerge {
         guard stat(shard, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
             throw ConfigurationError("\(shard): not a database file")
         }
-        if let a = realpath(shard, nil), let b = realpath(targetPath, nil) {
-            defer { free(a); free(b) }
-            if strcmp(a, b) == 0 { throw ConfigurationError("\(shard) is the target database itself") }
+        let shardReal = realpath(shard, nil), targetReal = realpath(targetPath, nil)
+        defer { free(shardReal); free(targetReal) }
+        if let shardReal, let targetReal, strcmp(shardReal, targetReal) == 0 {
+            throw ConfigurationError("\(shard) is the target database itself")
         }
-        return try database.writer.writeWithoutTransaction { db in
-            try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [shard])
-            defer { try? db.execute(sql: "DETACH DATABASE shard") }
+        return try database.writer.writeWithoutTransaction { db in try MergeQueries.withShard(db, path: shard) {
             let description = try MergeQueries.describe(db, schema: "shard")
             let ours = SpindleDatabase.migrationNames.sorted()
             guard !description.migrations.isEmpty, description.roots.count <= 1 else {
@@ -108,6 +107,6 @@ public enum ShardMerge {
                 return .commit
             }
             return counts
-        }
+        } }
     }
 }

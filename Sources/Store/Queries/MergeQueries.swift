@@ -26,6 +26,13 @@ public struct MergeCounts: Sendable, Equatable {
 /// analysis row that describes the file's present content (or is newer for the same content). Runs carry
 /// their origin (`<database id>#<run id>`), so merging a shard twice copies nothing twice.
 public enum MergeQueries {
+    /// Runs `body` with the database file at `path` attached as schema `shard`, detached afterwards.
+    public static func withShard<T>(_ db: Database, path: String, _ body: () throws -> T) throws -> T {
+        try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [path])
+        defer { try? db.execute(sql: "DETACH DATABASE shard") }
+        return try body()
+    }
+
     public static func databaseId(_ db: Database, schema: String = "main") throws -> String? {
         guard try db.tableExists("database_info", in: schema) else { return nil }
         return try String.fetchOne(db, sql: "SELECT value FROM \(schema).database_info WHERE key = 'id'")
