@@ -38,6 +38,7 @@ public enum AnalyzerRegistry {
         SilenceDetector.entry,
         TempoEstimator.entry,
         SpectrumFrameAnalyzer.entry,
+        FeatureAnalyzer.entry,
     ]
 
     public static var names: [String] { all.map(\.name) }

@@ -285,6 +285,21 @@ enum Migrations {
                 t.add(column: "origin", .text)         // "<database id>#<run id>" of a run merged from a shard
             }
         }
+        migrator.registerMigration("v10-features") { db in
+            // The key, and the feature vector (little-endian float32s) whose dimension names are kept per
+            // version of the features analyzer in feature_dimensions.
+            try db.alter(table: "analysis") { t in
+                t.add(column: "key", .text)
+                t.add(column: "key_strength", .double)
+                t.add(column: "features", .blob)
+            }
+            try db.create(table: "feature_dimensions") { t in
+                t.column("version", .integer).notNull()
+                t.column("position", .integer).notNull()
+                t.column("name", .text).notNull()
+                t.primaryKey(["version", "position"])
+            }
+        }
         return migrator
     }
 }

@@ -9,6 +9,7 @@ public enum InspectReport {
         "lufs_integrated", "loudness_range_lu", "true_peak_dbtp", "sample_peak_dbfs", "replaygain_track_gain_db",
         "lead_silence_end_s", "trail_silence_start_s", "is_silent",
         "frames_fps", "frames_bands", "frames_count", "seconds",
+        "key", "key_strength", "bpm_alternative",
     ]
 
     public static func json(_ o: FileAnalysisOutcome) -> JSONValue {
@@ -43,6 +44,9 @@ public enum InspectReport {
             .from(frames?["frames_bands"]?.int),
             .from(frames?["frames_count"]?.int),
             .from(o.seconds, digits: 4),
+            .from(a?.key?.key.name),
+            .from(a?.key?.strength, digits: 3),
+            .null,
         ]
         return .object(Array(zip(keys, values)))
     }
@@ -72,6 +76,9 @@ public enum InspectReport {
         if let s = o.analysis?.silence {
             lines.append(s.isSilent ? "  silence:    the whole file is silent"
                 : "  silence:    sound from \(f(s.leadSilenceEnd, "s", 3)) to \(f(s.trailSilenceStart, "s", 3))")
+        }
+        if let k = o.analysis?.key {
+            lines.append("  key:        \(k.key.name) (strength \(String(format: "%.2f", k.strength)))")
         }
         if let v = o.analysis?.values, let count = v["frames_count"]?.int, let bands = v["frames_bands"]?.int,
            let fps = v["frames_fps"]?.double {

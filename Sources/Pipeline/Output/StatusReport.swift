@@ -51,6 +51,7 @@ public struct StatusReport: Sendable {
             ("files_missing", .from(s.filesMissing)),
             ("tracks", .from(s.tracks)),
             ("roots", .array(s.roots.map { .string($0) })),
+            ("feature_vectors", .from(s.featureVectors)),
         ])
     }
 
@@ -61,6 +62,7 @@ public struct StatusReport: Sendable {
             "library:   \(roots.isEmpty ? "(none scanned yet)" : roots.joined(separator: ", "))",
             "files:     \(s.filesPresent) present, \(s.filesMissing) missing, \(s.tracks) with tags",
             "analysis:  \(analysed) current, \(pending) pending, \(failed) failing",
+            "features:  \(s.featureVectors) feature vectors (for similarity and clusters)",
         ]
         if !failures.isEmpty {
             lines.append("failures:")

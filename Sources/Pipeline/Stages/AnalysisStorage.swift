@@ -27,6 +27,9 @@ enum AnalysisStorage {
                 write.values[name] = values[name].map(databaseValue) ?? .null
             }
         }
+        if ran.contains(where: { $0.name == FeatureAnalyzer.entry.name }) {
+            write.featureDimensions = (FeatureAnalyzer.entry.version, FeatureVector.names)
+        }
         if let frames = outcome.analysis?.frames {
             write.frames = VisFramesRecord(fileId: fileId, fps: frames.fps, bands: frames.bands, count: frames.count,
                                            data: Data(frames.data))

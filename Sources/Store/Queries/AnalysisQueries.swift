@@ -41,6 +41,8 @@ public struct AnalysisWrite: Sendable {
     public var seconds: Double
     public var values: [String: DatabaseValue]
     public var frames: VisFramesRecord?
+    /// The dimension names of the `features` column, for the features analyzer's version that wrote it.
+    public var featureDimensions: (version: Int, names: [String])?
     public var versions: [String: Int]
 
     public init(fileId: Int64, contentKey: String?, status: AnalysisRecord.Status, seconds: Double, versions: [String: Int]) {
@@ -130,6 +132,9 @@ public enum AnalysisQueries {
         }
         try upsert(fileId: write.fileId, row, exists: existing != nil, in: db)
         if write.status == .ok, var frames = write.frames { try frames.upsert(db) }
+        if write.status == .ok, let dimensions = write.featureDimensions {
+            try saveFeatureDimensions(dimensions.names, version: dimensions.version, in: db)
+        }
     }
 
     /// A worker died or hung on the file. The first time, the row stays stale so the next run retries (the
@@ -168,6 +173,25 @@ public enum AnalysisQueries {
             try db.execute(sql: "INSERT INTO analysis (file_id, \(all.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: all.count)))",
                            arguments: [fileId] + StatementArguments(all.map { insert[$0]! }))
         }
+    }
+
+    /// Records what each position of a version's feature vector means, once per version.
+    static func saveFeatureDimensions(_ names: [String], version: Int, in db: Database) throws {
+        let known = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM feature_dimensions WHERE version = ?", arguments: [version]) ?? 0
+        guard known != names.count else { return }
+        try db.execute(sql: "DELETE FROM feature_dimensions WHERE version = ?", arguments: [version])
+        for (position, name) in names.enumerated() {
+            try db.execute(sql: "INSERT INTO feature_dimensions (version, position, name) VALUES (?, ?, ?)",
+                           arguments: [version, position, name])
+        }
+    }
+
+    /// Present files whose current analysis holds a feature vector.
+    public static func featureVectorCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM analysis a JOIN files f ON f.id = a.file_id
+            WHERE f.status = 'present' AND a.status = 'ok' AND a.features IS NOT NULL AND a.content_key IS f.content_key
+            """) ?? 0
     }
 
     /// The stored visualiser frames of a file, by its path relative to its root.

@@ -98,6 +98,7 @@ public enum MergeQueries {
             INSERT INTO main.vis_frames (file_id, fps, bands, count, data)
             SELECT w.target_id, v.fps, v.bands, v.count, v.data FROM temp.merge_won w JOIN \(s).vis_frames v ON v.file_id = w.shard_id;
             """)
+        try db.execute(sql: "INSERT OR IGNORE INTO main.feature_dimensions SELECT version, position, name FROM \(s).feature_dimensions")
         let origin = "COALESCE(r.origin, ? || '#' || r.id)"
         try db.execute(sql: """
             INSERT INTO main.runs (kind, status, pid, started_at, finished_at, files_total, files_done, files_failed,

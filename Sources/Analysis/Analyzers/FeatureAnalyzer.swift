@@ -1,0 +1,80 @@
+import Foundation
+
+public struct FeatureResult: Sendable, Equatable {
+    public var key: MusicalKey?
+    public var keyStrength: Double?
+    public var tuningCents: Double?
+    public var vector: FeatureVector?
+}
+
+/// Key and the feature vector in one pass over the mono mix: the mix is low-passed and decimated to about
+/// 22 kHz for timbre (1024-point spectra every 512 samples, ~43 per second) and again to about 11 kHz for
+/// pitch (4096-point spectra every 2048 samples: 2.7 Hz bins, fine enough to tell bass notes apart).
+/// The vector's tonal part is the chroma relative to the detected tonic, so two songs in different keys
+/// but of the same kind still look alike.
+public final class FeatureAnalyzer: Analyzer {
+    private let timbreRate: Decimator
+    private let pitchRate: Decimator
+    private let timbreFrames: SpectrumFramer
+    private let pitchFrames: SpectrumFramer
+    private let timbre: TimbreSummary
+    private let pitch: PitchClassProfile
+    private let pitchGate: Float
+
+    public init(format: StreamFormat) {
+        timbreRate = Decimator(sampleRate: format.sampleRate, minimumRate: 22050)
+        pitchRate = Decimator(sampleRate: Int(timbreRate.outputRate), minimumRate: 11025)
+        timbreFrames = SpectrumFramer(size: 1024, hop: 512)
+        pitchFrames = SpectrumFramer(size: 4096, hop: 2048)
+        timbre = TimbreSummary(sampleRate: timbreRate.outputRate, fftSize: 1024, hop: 512)
+        pitch = PitchClassProfile(sampleRate: pitchRate.outputRate, fftSize: 4096)
+        // A bin holding a sine 60 dB below full scale.
+        pitchGate = Float(4096 * 4096 / 16) * 1e-6
+    }
+
+    public func consume(_ block: AudioBlock) {
+        timbreRate.consume(block.mono) { wide in
+            timbreFrames.consume(wide) { timbre.add(power: $0) }
+            pitchRate.consume(wide) { narrow in
+                pitchFrames.consume(narrow) { pitch.add(power: $0, gate: pitchGate) }
+            }
+        }
+    }
+
+    public func finish() -> FeatureResult {
+        let chroma = pitch.chroma()
+        let estimate = chroma.flatMap(KeyFinder.estimate)
+        var result = FeatureResult(key: estimate?.key, keyStrength: estimate?.strength,
+                                   tuningCents: chroma == nil ? nil : 100 * pitch.tuning)
+        guard let t = timbre.finish() else { return result }
+        let tonic = estimate?.key.tonic ?? 0
+        let relative = chroma.map { c in (0..<12).map { c[($0 + tonic) % 12] } } ?? [Double](repeating: 1.0 / 12, count: 12)
+        let values = t.mfccMean + t.mfccSpread + t.shapeMean + t.shapeSpread + t.contrast + [t.onsetRate, t.fluxMean]
+            + relative + [estimate?.strength ?? 0, estimate?.key.minor == true ? 1 : 0]
+        precondition(values.count == FeatureVector.names.count, "FeatureVector.names out of step with the values")
+        result.vector = FeatureVector(values: values.map { Float($0) })
+        return result
+    }
+}
+
+extension FeatureAnalyzer {
+    public static let entry = AnalyzerEntry(
+        name: "features", version: 1, needsMono: true,
+        outputs: ["key", "key_strength", "features"],
+        make: { format, _ in FeatureAnalyzer(format: format) },
+        values: { r in
+            ["key": r.key.map { .text($0.name) }, "key_strength": .number(r.keyStrength),
+             "features": r.vector.map { .bytes($0.encoded) }]
+        })
+}
+
+extension TrackAnalysis {
+    /// The key, when the features analyzer ran and found one.
+    public var key: (key: MusicalKey, strength: Double)? {
+        guard let name = values["key"].flatMap({ if case .text(let s) = $0 { s } else { nil } }),
+              let key = MusicalKey(name: name) else { return nil }
+        return (key, values["key_strength"]?.double ?? 0)
+    }
+
+    public var features: FeatureVector? { values["features"]?.data.flatMap(FeatureVector.init(encoded:)) }
+}

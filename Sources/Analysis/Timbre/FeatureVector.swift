@@ -1,0 +1,37 @@
+import Foundation
+
+/// A track's sound as one vector of named dimensions: what clustering and similarity read. The names and
+/// their order belong to a version of the `features` analyzer; a changed set is a new analyzer version.
+public struct FeatureVector: Sendable, Equatable {
+    public static let names: [String] =
+        (1...13).map { "mfcc\($0)_mean" } + (1...13).map { "mfcc\($0)_std" }
+        + ["centroid_oct_mean", "rolloff_oct_mean", "flatness_log_mean",
+           "centroid_oct_std", "rolloff_oct_std", "flatness_log_std"]
+        + (1...7).map { "contrast\($0)_mean" }
+        + ["onset_rate", "flux_mean"]
+        + (0..<12).map { "chroma_rel\($0)" }
+        + ["key_strength", "minor"]
+
+    public var values: [Float]
+
+    public init(values: [Float]) { self.values = values }
+
+    public subscript(name: String) -> Float? {
+        Self.names.firstIndex(of: name).flatMap { $0 < values.count ? values[$0] : nil }
+    }
+
+    /// Little-endian float32s, the stored form.
+    public var encoded: Data {
+        var data = Data(capacity: values.count * 4)
+        for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
+        return data
+    }
+
+    public init?(encoded data: Data) {
+        guard data.count % 4 == 0 else { return nil }
+        values = stride(from: 0, to: data.count, by: 4).map { i in
+            let bits = data[data.startIndex + i..<data.startIndex + i + 4].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * $1.offset) }
+            return Float(bitPattern: bits)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Mel-frequency cepstral coefficients of a power spectrum: 40 triangular mel bands (Slaney's spacing) from
+/// 30 Hz up to 11 kHz or the Nyquist frequency, log energies, and a DCT-II. The upper limit is fixed in Hz,
+/// not in bins, so a track gives the same coefficients at 44.1 and 48 kHz.
+struct MelCepstrum {
+    static let bands = 40
+    let coefficients: Int
+    /// Per band: first bin and the triangle's weights from there.
+    private let filters: [(first: Int, weights: [Float])]
+    private let dct: [[Double]]
+
+    init(sampleRate: Double, fftSize: Int, coefficients: Int = 13, lowHz: Double = 30, highHz: Double = 11000) {
+        self.coefficients = coefficients
+        func mel(_ f: Double) -> Double { 2595 * log10(1 + f / 700) }
+        func hz(_ m: Double) -> Double { 700 * (pow(10, m / 2595) - 1) }
+        let top = min(highHz, sampleRate / 2)
+        let edges = (0...(Self.bands + 1)).map { hz(mel(lowHz) + (mel(top) - mel(lowHz)) * Double($0) / Double(Self.bands + 1)) }
+        let binHz = sampleRate / Double(fftSize)
+        var filters: [(Int, [Float])] = []
+        for b in 0..<Self.bands {
+            let (lo, mid, hi) = (edges[b], edges[b + 1], edges[b + 2])
+            let first = max(1, Int((lo / binHz).rounded(.up)))
+            let last = min(fftSize / 2, Int((hi / binHz).rounded(.down)))
+            var weights: [Float] = []
+            if last >= first {
+                for k in first...last {
+                    let f = Double(k) * binHz
+                    weights.append(Float(max(0, f < mid ? (f - lo) / (mid - lo) : (hi - f) / (hi - mid))))
+                }
+            }
+            filters.append((first, weights))
+        }
+        self.filters = filters
+        dct = (1...coefficients).map { c in
+            (0..<Self.bands).map { b in cos(Double.pi * Double(c) * (Double(b) + 0.5) / Double(Self.bands)) * (2 / Double(Self.bands)).squareRoot() }
+        }
+    }
+
+    /// Coefficients 1...`coefficients` (c0, the overall level, is left out: the vector describes colour,
+    /// not loudness) of one power spectrum.
+    func callAsFunction(_ power: UnsafeBufferPointer<Float>) -> [Double] {
+        var logBands = [Double](repeating: 0, count: Self.bands)
+        for (b, filter) in filters.enumerated() {
+            var e: Float = 0
+            for (i, w) in filter.weights.enumerated() { e += w * power[filter.first + i] }
+            logBands[b] = log10(Double(e) + 1e-10)
+        }
+        return dct.map { row in zip(row, logBands).reduce(0) { $0 + $1.0 * $1.1 } }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// Timbre and texture of a track from its short-time power spectra: MFCCs, spectral centroid, roll-off,
+/// flatness and octave-band contrast (mean and spread over the sounding frames), and how often and how
+/// sharply notes start (onset rate and mean spectral flux). Fixed memory: running moments only.
+final class TimbreSummary {
+    private let binHz: Double
+    private let mel: MelCepstrum
+    private let lowBin: Int
+    private let highBin: Int
+    private let contrastBands: [(lo: Int, hi: Int)]
+    private let framesPerSecond: Double
+    /// Frames whose total power is below this count as silence and are left out.
+    private let gate: Float
+    private var cepstra: RunningMoments
+    private var shape = RunningMoments(dimensions: 3)
+    private var contrast: RunningMoments
+    private var previousMel: [Double]?
+    private var flux: [Double] = []
+    private var fluxLevel = 0.0
+    private var fluxSum = 0.0
+    private var onsets = 0
+    private var sounding = 0
+
+    static let contrastEdgesHz: [Double] = [100, 200, 400, 800, 1600, 3200, 6400, 11000]
+
+    init(sampleRate: Double, fftSize: Int, hop: Int) {
+        binHz = sampleRate / Double(fftSize)
+        mel = MelCepstrum(sampleRate: sampleRate, fftSize: fftSize)
+        cepstra = RunningMoments(dimensions: mel.coefficients)
+        lowBin = max(1, Int(30 / binHz))
+        highBin = min(fftSize / 2, Int(11000 / binHz))
+        let nyquistBin = fftSize / 2, hzPerBin = binHz
+        contrastBands = zip(Self.contrastEdgesHz, Self.contrastEdgesHz.dropFirst()).map { lo, hi in
+            (min(nyquistBin, Int(lo / hzPerBin)), min(nyquistBin, max(Int(lo / hzPerBin) + 1, Int(hi / hzPerBin))))
+        }
+        contrast = RunningMoments(dimensions: contrastBands.count)
+        framesPerSecond = sampleRate / Double(hop)
+        // A full-scale sine puts about (N/4)² in its bin; 70 dB below that is silence here.
+        gate = Float(fftSize * fftSize / 16) * 1e-7
+    }
+
+    func add(power p: UnsafeBufferPointer<Float>) {
+        var total: Float = 0, weighted: Double = 0, logSum = 0.0
+        for k in lowBin...highBin {
+            total += p[k]
+            weighted += Double(p[k]) * Double(k)
+            logSum += log(Double(p[k]) + 1e-12)
+        }
+        guard total > gate else { previousMel = nil; return }
+        sounding += 1
+        let count = Double(highBin - lowBin + 1)
+        let centroid = weighted / Double(total) * binHz
+        var rolloffBin = highBin, running: Float = 0
+        for k in lowBin...highBin {
+            running += p[k]
+            if running >= 0.85 * total { rolloffBin = k; break }
+        }
+        let flatness = exp(logSum / count) / (Double(total) / count)
+        // Centroid and roll-off in octaves above 100 Hz, flatness in decades: scales on which a change means
+        // the same at either end.
+        shape.add([log2(max(centroid, 100) / 100), log2(max(Double(rolloffBin) * binHz, 100) / 100),
+                   log10(max(flatness, 1e-6))])
+        contrast.add(contrastBands.map { band in bandContrast(p, band) })
+        let c = mel(p)
+        cepstra.add(c)
+        onsetStep(c)
+    }
+
+    /// Peak minus valley (mean of the top and of the bottom fifth of the band's bins), in decades.
+    private func bandContrast(_ p: UnsafeBufferPointer<Float>, _ band: (lo: Int, hi: Int)) -> Double {
+        guard band.hi > band.lo else { return 0 }
+        let values = (band.lo..<band.hi).map { Double(p[$0]) }.sorted()
+        let n = max(1, values.count / 5)
+        let valley = values.prefix(n).reduce(0, +) / Double(n)
+        let peak = values.suffix(n).reduce(0, +) / Double(n)
+        return log10((peak + 1e-12) / (valley + 1e-12))
+    }
+
+    /// Spectral flux on the cepstrum's smoothed spectrum; an onset is a local peak of the flux above 1.5
+    /// times its recent (about one second) mean.
+    private func onsetStep(_ cepstrum: [Double]) {
+        defer { previousMel = cepstrum }
+        guard let previous = previousMel else { return }
+        // The cepstrum is an orthogonal transform of the log mel bands, so its distance is their distance.
+        var d = 0.0
+        for i in cepstrum.indices { d += (cepstrum[i] - previous[i]) * (cepstrum[i] - previous[i]) }
+        let value = d.squareRoot()
+        fluxSum += value
+        flux.append(value)
+        if flux.count > 3 { flux.removeFirst() }
+        let rate = 1 / framesPerSecond
+        fluxLevel += rate * (value - fluxLevel)
+        if flux.count == 3, flux[1] > flux[0], flux[1] >= flux[2], flux[1] > 1.5 * fluxLevel + 0.05 { onsets += 1 }
+    }
+
+    struct Result {
+        var mfccMean: [Double]
+        var mfccSpread: [Double]
+        var shapeMean: [Double]
+        var shapeSpread: [Double]
+        var contrast: [Double]
+        var onsetRate: Double
+        var fluxMean: Double
+    }
+
+    func finish() -> Result? {
+        guard sounding >= 2 else { return nil }
+        return Result(mfccMean: cepstra.mean, mfccSpread: cepstra.standardDeviation, shapeMean: shape.mean,
+                      shapeSpread: shape.standardDeviation, contrast: contrast.mean,
+                      onsetRate: Double(onsets) / (Double(sounding) / framesPerSecond),
+                      fluxMean: fluxSum / Double(max(1, sounding - 1)))
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Matches a pitch-class profile against major and minor key templates: the key is the rotation with the
+/// highest correlation, its strength that correlation. A profile that is nearly flat (noise, drums, speech)
+/// has no key: correlation alone would find one in the noise.
+enum KeyFinder {
+    /// Temperley's (2005) profiles from the Kostka–Payne corpus (the share of segments holding each scale
+    /// degree), tonic first. On the development set's `tune` split they beat Krumhansl–Kessler and
+    /// Temperley's 1999 profiles (exact key 100 % against 82 % and 82 %, with the same chroma).
+    static let major: [Double] = [0.748, 0.060, 0.488, 0.082, 0.670, 0.460, 0.096, 0.715, 0.104, 0.366, 0.057, 0.400]
+    static let minor: [Double] = [0.712, 0.084, 0.474, 0.618, 0.049, 0.460, 0.105, 0.747, 0.404, 0.067, 0.133, 0.330]
+    /// Below this spread of the profile (standard deviation over mean) the input counts as atonal.
+    static let minimumContrast = 0.12
+
+    struct Estimate: Equatable {
+        var key: MusicalKey
+        var strength: Double
+    }
+
+    static func estimate(_ chroma: [Double]) -> Estimate? {
+        guard chroma.count == 12 else { return nil }
+        let mean = chroma.reduce(0, +) / 12
+        guard mean > 0 else { return nil }
+        let spread = (chroma.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / 12).squareRoot()
+        guard spread / mean >= minimumContrast else { return nil }
+        var best: Estimate?
+        for tonic in 0..<12 {
+            for minor in [false, true] {
+                let template = minor ? Self.minor : Self.major
+                let r = correlation(chroma, template, rotation: tonic)
+                if best == nil || r > best!.strength { best = Estimate(key: MusicalKey(tonic: tonic, minor: minor), strength: r) }
+            }
+        }
+        guard var found = best, found.strength > 0 else { return nil }
+        found.strength = min(1, found.strength)
+        return found
+    }
+
+    /// Pearson correlation of `x` with `template` transposed so that its tonic sits at `rotation`.
+    static func correlation(_ x: [Double], _ template: [Double], rotation: Int) -> Double {
+        let mx = x.reduce(0, +) / 12, mt = template.reduce(0, +) / 12
+        var sxy = 0.0, sxx = 0.0, syy = 0.0
+        for i in 0..<12 {
+            let a = x[(i + rotation) % 12] - mx, b = template[i] - mt
+            sxy += a * b
+            sxx += a * a
+            syy += b * b
+        }
+        return sxx > 0 && syy > 0 ? sxy / (sxx * syy).squareRoot() : 0
+    }
+}
