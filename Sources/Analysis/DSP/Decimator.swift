@@ -1,23 +1,22 @@
 import Foundation
 
-/// Streaming integer-factor decimation of the mono mix with a windowed-sinc low-pass (Blackman, 16 taps per
-/// unit of factor), so that content above the new Nyquist frequency does not fold back onto the pitches
-/// and timbre measured below it. Only the kept samples are computed.
+/// Streaming integer-factor decimation of the mono mix with a windowed-sinc low-pass (Blackman, 8 taps per
+/// unit of factor: the top of the new band is soft, but little above the new Nyquist frequency folds back
+/// onto the pitches and timbre measured well below it). Only the kept samples are computed.
 final class Decimator {
     let factor: Int
     let outputRate: Double
     private let taps: [Float]
     /// Input not yet fully consumed: the last `taps.count - 1` samples plus whatever the block brought.
     private var pending: [Float] = []
-    /// Index in `pending` of the first sample of the next output's window.
-    private var next = 0
+    private var output: [Float] = []
 
     /// The largest factor that keeps the output rate at or above `minimumRate`.
     init(sampleRate: Int, minimumRate: Double) {
         factor = max(1, Int(Double(sampleRate) / minimumRate))
         outputRate = Double(sampleRate) / Double(factor)
         guard factor > 1 else { taps = [1]; return }
-        let count = 16 * factor + 1
+        let count = 8 * factor + 1
         let cutoff = 0.45 / Double(factor)            // of the input rate: just below the new Nyquist
         let middle = Double(count - 1) / 2
         var h = (0..<count).map { i -> Double in
@@ -28,8 +27,9 @@ final class Decimator {
         }
         let sum = h.reduce(0, +)
         h = h.map { $0 / sum }
-        taps = h.map(Float.init)
-        pending = [Float](repeating: 0, count: count - 1)     // the filter starts on silence
+        // Zero-padded to whole 8-float vectors for the SIMD dot product.
+        taps = h.map(Float.init) + [Float](repeating: 0, count: (8 - count % 8) % 8)
+        pending = [Float](repeating: 0, count: taps.count - 1)     // the filter starts on silence
     }
 
     /// Feeds samples at the source rate; calls `emit` with each block of output samples.
@@ -37,21 +37,26 @@ final class Decimator {
         if factor == 1 { emit(input); return }
         pending.append(contentsOf: input)
         let n = taps.count
-        var out: [Float] = []
-        out.reserveCapacity((pending.count - next) / factor + 1)
+        let produced = pending.count >= n ? (pending.count - n) / factor + 1 : 0
+        if output.count < produced { output = [Float](repeating: 0, count: produced) }
         pending.withUnsafeBufferPointer { x in
             taps.withUnsafeBufferPointer { h in
-                while next + n <= x.count {
-                    var s: Float = 0
-                    let base = x.baseAddress! + next
-                    for k in 0..<n { s += base[k] * h[k] }
-                    out.append(s)
-                    next += factor
+                output.withUnsafeMutableBufferPointer { out in
+                    let vectors = n / 8
+                    let hv = UnsafeRawPointer(h.baseAddress!)
+                    for o in 0..<produced {
+                        let base = UnsafeRawPointer(x.baseAddress! + o * factor)
+                        var acc = SIMD8<Float>()
+                        for v in 0..<vectors {
+                            acc += base.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self)
+                                * hv.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self)
+                        }
+                        out[o] = acc.sum()
+                    }
                 }
             }
         }
-        pending.removeFirst(next)
-        next = 0
-        out.withUnsafeBufferPointer { emit($0) }
+        pending.removeFirst(produced * factor)
+        output.withUnsafeBufferPointer { emit(UnsafeBufferPointer(rebasing: $0[0..<produced])) }
     }
 }

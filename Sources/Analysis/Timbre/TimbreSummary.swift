@@ -21,6 +21,7 @@ final class TimbreSummary {
     private var fluxSum = 0.0
     private var onsets = 0
     private var sounding = 0
+    private var sortBuffer: [Float] = []
 
     static let contrastEdgesHz: [Double] = [100, 200, 400, 800, 1600, 3200, 6400, 11000]
 
@@ -45,7 +46,7 @@ final class TimbreSummary {
         for k in lowBin...highBin {
             total += p[k]
             weighted += Double(p[k]) * Double(k)
-            logSum += log(Double(p[k]) + 1e-12)
+            logSum += Double(VectorOps.fastLog(p[k] + 1e-12))
         }
         guard total > gate else { previousMel = nil; return }
         sounding += 1
@@ -61,7 +62,8 @@ final class TimbreSummary {
         // the same at either end.
         shape.add([log2(max(centroid, 100) / 100), log2(max(Double(rolloffBin) * binHz, 100) / 100),
                    log10(max(flatness, 1e-6))])
-        contrast.add(contrastBands.map { band in bandContrast(p, band) })
+        // Contrast needs a sort per band: every 8th frame (~3 per second) describes a track as well.
+        if sounding % 8 == 1 { contrast.add(contrastBands.map { band in bandContrast(p, band) }) }
         let c = mel(p)
         cepstra.add(c)
         onsetStep(c)
@@ -70,11 +72,16 @@ final class TimbreSummary {
     /// Peak minus valley (mean of the top and of the bottom fifth of the band's bins), in decades.
     private func bandContrast(_ p: UnsafeBufferPointer<Float>, _ band: (lo: Int, hi: Int)) -> Double {
         guard band.hi > band.lo else { return 0 }
-        let values = (band.lo..<band.hi).map { Double(p[$0]) }.sorted()
-        let n = max(1, values.count / 5)
-        let valley = values.prefix(n).reduce(0, +) / Double(n)
-        let peak = values.suffix(n).reduce(0, +) / Double(n)
-        return log10((peak + 1e-12) / (valley + 1e-12))
+        sortBuffer.removeAll(keepingCapacity: true)
+        sortBuffer.append(contentsOf: p[band.lo..<band.hi])
+        sortBuffer.sort()
+        let n = max(1, sortBuffer.count / 5)
+        var valley: Float = 0, peak: Float = 0
+        for i in 0..<n {
+            valley += sortBuffer[i]
+            peak += sortBuffer[sortBuffer.count - 1 - i]
+        }
+        return log10((Double(peak) + 1e-12) / (Double(valley) + 1e-12))
     }
 
     /// Spectral flux on the cepstrum's smoothed spectrum; an onset is a local peak of the flux above 1.5

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A track's pitch-class profile, built frame by frame from spectral peaks and robust to tuning: each peak
-/// lands in a 10-cent bin of the octave; a magnitude-weighted circular mean of the peaks' offsets from the
-/// equal-tempered grid gives the tuning; at the end the fine bins are folded onto 12 pitch classes around
+/// lands in a 10-cent bin of the octave; the magnitude-weighted circular mean of those positions within
+/// their semitone gives the tuning; at the end the fine bins are folded onto 12 pitch classes around
 /// that tuning. Each frame counts once whatever its level (normalised to its strongest bin), so a loud
 /// chorus does not outvote the verses. Memory is fixed: 120 bins and two sums.
 final class PitchClassProfile {
@@ -11,6 +11,7 @@ final class PitchClassProfile {
     /// the 3rd harmonic of every bass note is its fifth, and without this the dominant outweighs the
     /// tonic. Chosen on the development set's `tune` split (1 to 4 harmonics, decay 0.4 to 0.8).
     static let subharmonicWeights = [1.0, 0.8, 0.64]
+    private static let subharmonicSemitones = subharmonicWeights.indices.map { 12 * log2(Double($0 + 1)) }
     private static let fineBins = 12 * binsPerSemitone
 
     private let binHz: Double
@@ -18,11 +19,12 @@ final class PitchClassProfile {
     private let highBin: Int
     /// Peaks below the frame's strongest by more than this ratio (power) are ignored.
     private let peakFloor: Float = 1e-5
-    private let maxPeaks = 60
     private var fine = [Double](repeating: 0, count: fineBins)
     private var frameBins = [Double](repeating: 0, count: fineBins)
-    private var tuningCos = 0.0
-    private var tuningSin = 0.0
+    private var peaks: [(bin: Double, magnitude: Double)] = []
+    /// The peaks' own positions (no subharmonics), unnormalised: where the tuning is read.
+    private var direct = [Double](repeating: 0, count: fineBins)
+    private static let c0Hz = 440 * pow(2, -57.0 / 12)
     private(set) var frames = 0
 
     /// Spectra of `fftSize` points at `sampleRate`; pitches between `lowHz` and `highHz` count.
@@ -39,28 +41,25 @@ final class PitchClassProfile {
         for k in lowBin...highBin where p[k] > strongest { strongest = p[k] }
         guard strongest > gate else { return }
         let floor = strongest * peakFloor
-        var peaks: [(bin: Double, magnitude: Double)] = []
+        peaks.removeAll(keepingCapacity: true)
         for k in lowBin...highBin where p[k] > floor && p[k] > p[k - 1] && p[k] >= p[k + 1] {
             // Parabolic interpolation on the log spectrum locates the peak within the bin.
-            let a = log(Double(p[k - 1]) + 1e-20), b = log(Double(p[k]) + 1e-20), c = log(Double(p[k + 1]) + 1e-20)
+            let a = VectorOps.fastLog(p[k - 1] + 1e-20), b = VectorOps.fastLog(p[k]), c = VectorOps.fastLog(p[k + 1] + 1e-20)
             let d = a - 2 * b + c
             let offset = d < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / d)) : 0
-            peaks.append((Double(k) + offset, exp(0.5 * (b - 0.25 * (a - c) * offset))))
+            peaks.append((Double(k) + Double(offset), Double(p[k]).squareRoot()))
         }
-        if peaks.count > maxPeaks { peaks = Array(peaks.sorted { $0.magnitude > $1.magnitude }.prefix(maxPeaks)) }
         for i in frameBins.indices { frameBins[i] = 0 }
         var top = 0.0
         for peak in peaks {
-            let semitones = 12 * log2(peak.bin * binHz / 440) + 69
-            let deviation = semitones - semitones.rounded()
-            tuningCos += peak.magnitude * cos(2 * Double.pi * deviation)
-            tuningSin += peak.magnitude * sin(2 * Double.pi * deviation)
+            // Semitones above C0 (8.18 Hz); fastLog's error is below 0.2 cent.
+            let semitones = Double(VectorOps.fastLog(Float(peak.bin * binHz / Self.c0Hz))) * (12 / M_LN2)
             for (h, weight) in Self.subharmonicWeights.enumerated() {
-                let s = semitones - 12 * log2(Double(h + 1))
-                let position = s.truncatingRemainder(dividingBy: 12)
-                let bin = Int(((position < 0 ? position + 12 : position) * Double(Self.binsPerSemitone)).rounded()) % Self.fineBins
+                let s = max(0, semitones - Self.subharmonicSemitones[h])
+                let bin = Int(((s - 12 * (s / 12).rounded(.down)) * Double(Self.binsPerSemitone)).rounded()) % Self.fineBins
                 frameBins[bin] += peak.magnitude * weight
                 top = max(top, frameBins[bin])
+                if h == 0 { direct[bin] += peak.magnitude }
             }
         }
         guard top > 0 else { return }
@@ -68,8 +67,17 @@ final class PitchClassProfile {
         frames += 1
     }
 
-    /// Deviation of the music's tuning from A = 440 Hz, in semitones (−0.5 ..< 0.5).
-    var tuning: Double { atan2(tuningSin, tuningCos) / (2 * Double.pi) }
+    /// Deviation of the music's tuning from A = 440 Hz, in semitones (−0.5 ..< 0.5): the magnitude-weighted
+    /// circular mean of the peaks' offsets from the equal-tempered grid.
+    var tuning: Double {
+        var x = 0.0, y = 0.0
+        for (i, w) in direct.enumerated() where w > 0 {
+            let angle = 2 * Double.pi * Double(i) / Double(Self.binsPerSemitone)
+            x += w * cos(angle)
+            y += w * sin(angle)
+        }
+        return atan2(y, x) / (2 * Double.pi)
+    }
 
     /// The 12 pitch classes (C first), summing to 1, or nil when no frame had sound.
     func chroma() -> [Double]? {
