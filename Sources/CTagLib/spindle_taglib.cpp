@@ -189,6 +189,13 @@ extern "C" void spn_tags_free(spn_tag_info *info) {
 
 namespace {
 
+/* The freeform item name other taggers (Mp3tag, Picard, TagLib 2) use for a property, where it is not the
+   property name itself: the key is "initialkey" in MP4 files. Reads upper-case every name, so both match. */
+TagLib::String freeformName(const TagLib::String &key) {
+    if (key.upper() == "INITIALKEY") return "initialkey";
+    return key;
+}
+
 void writeError(char *error, int size, const std::string &message) {
     if (!error || size <= 0) return;
     std::strncpy(error, message.c_str(), size - 1);
@@ -267,9 +274,13 @@ extern "C" int spn_tags_write(const char *path, const char *set, unsigned long s
         if (mp4 && mp4->tag()) {
             // TagLib 1.13 has no MP4 atom for many keys: store them as iTunes freeform items.
             const TagLib::String prefix("----:com.apple.iTunes:");
-            for (auto &key : removals) mp4->tag()->removeItem(prefix + TagLib::String(key, TagLib::String::UTF8));
+            for (auto &key : removals) {
+                mp4->tag()->removeItem(prefix + TagLib::String(key, TagLib::String::UTF8));
+                mp4->tag()->removeItem(prefix + freeformName(TagLib::String(key, TagLib::String::UTF8)));
+            }
             for (auto it = refused.begin(); it != refused.end(); ++it) {
-                mp4->tag()->setItem(prefix + it->first, TagLib::MP4::Item(it->second));
+                if (freeformName(it->first) != it->first) mp4->tag()->removeItem(prefix + it->first);
+                mp4->tag()->setItem(prefix + freeformName(it->first), TagLib::MP4::Item(it->second));
             }
             refused.clear();
         }

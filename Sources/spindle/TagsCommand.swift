@@ -120,21 +120,27 @@ struct TagsCommand: ParsableCommand {
     struct WriteAnalysis: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "write-analysis",
-            abstract: "Write BPM and ReplayGain (album gain too) from the analysis into the files' tags.",
+            abstract: "Write BPM, ReplayGain (album gain too) and the key from the analysis into the files' tags.",
             discussion: """
                 BPM rounded; REPLAYGAIN_TRACK_GAIN as "-6.50 dB" (reference -18 LUFS), peaks linear; album gain \
                 from all the album's gating blocks; Opus files get R128_TRACK_GAIN / R128_ALBUM_GAIN (Q7.8, \
-                -23 LUFS). Without --bpm or --replaygain, both.
+                -23 LUFS). The key goes to INITIALKEY as "Am", "C#", "Ebm" (ID3 TKEY; MP4 freeform initialkey); \
+                a track whose key is unknown (atonal, silent) keeps its tag. Without --bpm, --replaygain or \
+                --key, all three.
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var edit: EditOptions
         @Flag var bpm = false
         @Flag var replaygain = false
+        @Flag(help: "The musical key (INITIALKEY).") var key = false
         @Argument(help: "Files (default: every analysed file).") var paths: [String] = []
 
         func run() throws {
-            let both = !bpm && !replaygain
-            try TagsCommand.run(.analysis(bpm: bpm || both, replayGain: replaygain || both, paths: paths.isEmpty ? nil : paths),
+            var fields: AnalysisTags.Fields = []
+            if bpm { fields.insert(.bpm) }
+            if replaygain { fields.insert(.replayGain) }
+            if key { fields.insert(.key) }
+            try TagsCommand.run(.analysis(fields.isEmpty ? .all : fields, paths: paths.isEmpty ? nil : paths),
                                 command: "tags write-analysis", global: global, edit: edit)
         }
     }

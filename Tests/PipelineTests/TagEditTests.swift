@@ -190,6 +190,40 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(Double(try XCTUnwrap(opus["r128_track_gain"]?.first))!, 256 * -13, accuracy: 60, "Q7.8 relative to -23 LUFS")
     }
 
+    func testWriteAnalysisKeyRoundTripsOnEveryFormat() throws {
+        // A minor cadence: every encoding is analysed, its key written as INITIALKEY in the format's own frame,
+        // read back by mutagen, then undone.
+        try Synth.write(Synth.chords(Synth.cadence(tonic: 9, minor: true), timbre: .organ, rate: 44100),
+                        to: dir + "/src.wav", format: .wav16)
+        let specs: [(String, [String], String)] = [
+            ("a.flac", ["-c:a", "flac"], "initialkey"),
+            ("b23.mp3", ["-c:a", "libmp3lame", "-id3v2_version", "3"], "TKEY"),
+            ("b24.mp3", ["-c:a", "libmp3lame", "-id3v2_version", "4"], "TKEY"),
+            ("c.m4a", ["-c:a", "aac"], "----:com.apple.iTunes:initialkey"),
+            ("d.ogg", ["-c:a", "libvorbis"], "initialkey"),
+            ("e.opus", ["-c:a", "libopus"], "initialkey"),
+        ]
+        for (name, args, _) in specs {
+            XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav"] + args + [library + "/" + name]), 0, name)
+        }
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "analyze"]).status, 0)
+        let written = try CLI.run(["--db", db, "--library", library, "tags", "write-analysis", "--key"])
+        XCTAssertEqual(written.status, 0, written.stderr)
+        for (name, _, frame) in specs {
+            let dump = try Mutagen.dump(library + "/" + name)
+            XCTAssertEqual(dump.tags[frame], ["Am"], "\(name): \(dump.tags)")
+            XCTAssertNil(dump.tags["TBPM"] ?? dump.tags["bpm"], "--key alone writes only the key (\(name))")
+            if name.hasPrefix("b23") { XCTAssertEqual(dump.version, "2.3") }
+            if name.hasPrefix("b24") { XCTAssertEqual(dump.version, "2.4") }
+        }
+        let shown = try CLI.run(["--db", db, "--library", library, "tags", "show", "c.m4a"])
+        XCTAssertTrue(shown.stdout.contains("INITIALKEY = Am"), shown.stdout)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "undo", "--last"]).status, 0)
+        for (name, _, frame) in specs {
+            XCTAssertNil(try Mutagen.dump(library + "/" + name).tags[frame], "undone: \(name)")
+        }
+    }
+
     func testABatchKilledMidwayLeavesWholeFiles() throws {
         try Synth.write(Synth.clicks(bpm: 120, seconds: 20), to: dir + "/src.wav", format: .wav16)
         var csv = "path,key,value\n"

@@ -47,7 +47,7 @@ public final class FeatureAnalyzer: Analyzer {
         guard let t = timbre.finish() else { return result }
         let tonic = estimate?.key.tonic ?? 0
         let relative = chroma.map { c in (0..<12).map { c[($0 + tonic) % 12] } } ?? [Double](repeating: 1.0 / 12, count: 12)
-        let values = t.mfccMean + t.mfccSpread + t.shapeMean + t.shapeSpread + t.contrast + [t.onsetRate, t.fluxMean]
+        let values = t.mfccMean + t.mfccSpread + t.shapeMean + t.shapeSpread + t.contrast + [t.onsetRate, t.attack]
             + relative + [estimate?.strength ?? 0, estimate?.key.minor == true ? 1 : 0]
         precondition(values.count == FeatureVector.names.count, "FeatureVector.names out of step with the values")
         result.vector = FeatureVector(values: values.map { Float($0) })

@@ -37,15 +37,27 @@ struct MelCepstrum {
         }
     }
 
-    /// Coefficients 1...`coefficients` (c0, the overall level, is left out: the vector describes colour,
-    /// not loudness) of one power spectrum.
-    func callAsFunction(_ power: UnsafeBufferPointer<Float>) -> [Double] {
-        var logBands = [Double](repeating: 0, count: Self.bands)
+    /// Log10 energies of the mel bands of one power spectrum.
+    func logBands(_ power: UnsafeBufferPointer<Float>) -> [Double] {
+        var energies = [Double](repeating: 0, count: Self.bands)
         for (b, filter) in filters.enumerated() {
             var e: Float = 0
             for (i, w) in filter.weights.enumerated() { e += w * power[filter.first + i] }
-            logBands[b] = log10(Double(e) + 1e-10)
+            energies[b] = Double(e)
         }
-        return dct.map { row in zip(row, logBands).reduce(0) { $0 + $1.0 * $1.1 } }
+        // Empty bands are floored 80 dB under the strongest, not at an absolute level: a quieter copy of a
+        // track must give the same coefficients.
+        let floor = max(energies.max() ?? 0, 1e-30) * 1e-8
+        return energies.map { log10($0 + floor) }
+    }
+
+    /// Coefficients 1...`coefficients` of log mel bands (c0, the overall level, is left out: the vector
+    /// describes colour, not loudness).
+    func cepstrum(_ logBands: [Double]) -> [Double] {
+        dct.map { row in
+            var s = 0.0
+            for b in 0..<Self.bands { s += row[b] * logBands[b] }
+            return s
+        }
     }
 }

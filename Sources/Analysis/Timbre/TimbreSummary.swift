@@ -2,7 +2,7 @@ import Foundation
 
 /// Timbre and texture of a track from its short-time power spectra: MFCCs, spectral centroid, roll-off,
 /// flatness and octave-band contrast (mean and spread over the sounding frames), and how often and how
-/// sharply notes start (onset rate and mean spectral flux). Fixed memory: running moments only.
+/// sharply notes start (onset rate and the mean spectral flux at onsets). Fixed memory: running moments only.
 final class TimbreSummary {
     private let binHz: Double
     private let mel: MelCepstrum
@@ -18,10 +18,11 @@ final class TimbreSummary {
     private var previousMel: [Double]?
     private var flux: [Double] = []
     private var fluxLevel = 0.0
-    private var fluxSum = 0.0
+    private var attackSum = 0.0
     private var onsets = 0
     private var sounding = 0
     private var sortBuffer: [Float] = []
+    private var floor: Float = 0
 
     static let contrastEdgesHz: [Double] = [100, 200, 400, 800, 1600, 3200, 6400, 11000]
 
@@ -46,9 +47,11 @@ final class TimbreSummary {
         for k in lowBin...highBin {
             total += p[k]
             weighted += Double(p[k]) * Double(k)
-            logSum += Double(VectorOps.fastLog(p[k] + 1e-12))
         }
         guard total > gate else { previousMel = nil; return }
+        // Floors relative to the frame's level (80 dB under its mean bin), so the level does not matter.
+        floor = total / Float(highBin - lowBin + 1) * 1e-8
+        for k in lowBin...highBin { logSum += Double(VectorOps.fastLog(p[k] + floor)) }
         sounding += 1
         let count = Double(highBin - lowBin + 1)
         let centroid = weighted / Double(total) * binHz
@@ -64,9 +67,9 @@ final class TimbreSummary {
                    log10(max(flatness, 1e-6))])
         // Contrast needs a sort per band: every 8th frame (~3 per second) describes a track as well.
         if sounding % 8 == 1 { contrast.add(contrastBands.map { band in bandContrast(p, band) }) }
-        let c = mel(p)
-        cepstra.add(c)
-        onsetStep(c)
+        let bands = mel.logBands(p)
+        cepstra.add(mel.cepstrum(bands))
+        onsetStep(bands)
     }
 
     /// Peak minus valley (mean of the top and of the bottom fifth of the band's bins), in decades.
@@ -81,24 +84,25 @@ final class TimbreSummary {
             valley += sortBuffer[i]
             peak += sortBuffer[sortBuffer.count - 1 - i]
         }
-        return log10((Double(peak) + 1e-12) / (Double(valley) + 1e-12))
+        return log10(Double(peak + floor) / Double(valley + floor))
     }
 
-    /// Spectral flux on the cepstrum's smoothed spectrum; an onset is a local peak of the flux above 1.5
-    /// times its recent (about one second) mean.
-    private func onsetStep(_ cepstrum: [Double]) {
-        defer { previousMel = cepstrum }
+    /// Onsets from the rise of the log mel bands (positive spectral flux, in decades summed over bands): an
+    /// onset is a local peak of the flux above its recent (about one second) mean by half again plus a
+    /// floor of 0.5 (a rise of 10 dB spread over the bands), so steady sound and noise count none.
+    private func onsetStep(_ bands: [Double]) {
+        defer { previousMel = bands }
         guard let previous = previousMel else { return }
-        // The cepstrum is an orthogonal transform of the log mel bands, so its distance is their distance.
-        var d = 0.0
-        for i in cepstrum.indices { d += (cepstrum[i] - previous[i]) * (cepstrum[i] - previous[i]) }
-        let value = d.squareRoot()
-        fluxSum += value
+        var value = 0.0
+        for i in bands.indices where bands[i] > previous[i] { value += bands[i] - previous[i] }
         flux.append(value)
         if flux.count > 3 { flux.removeFirst() }
         let rate = 1 / framesPerSecond
         fluxLevel += rate * (value - fluxLevel)
-        if flux.count == 3, flux[1] > flux[0], flux[1] >= flux[2], flux[1] > 1.5 * fluxLevel + 0.05 { onsets += 1 }
+        if flux.count == 3, flux[1] > flux[0], flux[1] >= flux[2], flux[1] > 1.5 * fluxLevel + 0.5 {
+            onsets += 1
+            attackSum += flux[1]
+        }
     }
 
     struct Result {
@@ -108,7 +112,8 @@ final class TimbreSummary {
         var shapeSpread: [Double]
         var contrast: [Double]
         var onsetRate: Double
-        var fluxMean: Double
+        /// Mean flux at the onsets, per mel band (decades): how sharply notes start, whatever the tempo.
+        var attack: Double
     }
 
     func finish() -> Result? {
@@ -116,6 +121,6 @@ final class TimbreSummary {
         return Result(mfccMean: cepstra.mean, mfccSpread: cepstra.standardDeviation, shapeMean: shape.mean,
                       shapeSpread: shape.standardDeviation, contrast: contrast.mean,
                       onsetRate: Double(onsets) / (Double(sounding) / framesPerSecond),
-                      fluxMean: fluxSum / Double(max(1, sounding - 1)))
+                      attack: onsets > 0 ? attackSum / Double(onsets) / Double(MelCepstrum.bands) : 0)
     }
 }

@@ -11,6 +11,8 @@ final class PitchClassProfile {
     /// the 3rd harmonic of every bass note is its fifth, and without this the dominant outweighs the
     /// tonic. Chosen on the development set's `tune` split (1 to 4 harmonics, decay 0.4 to 0.8).
     static let subharmonicWeights = [1.0, 0.8, 0.64]
+    /// Spectral flatness at which a frame counts as noise.
+    static let noiseFlatness: Float = 0.4
     private static let subharmonicSemitones = subharmonicWeights.indices.map { 12 * log2(Double($0 + 1)) }
     private static let fineBins = 12 * binsPerSemitone
 
@@ -37,9 +39,19 @@ final class PitchClassProfile {
     /// Adds one frame's power spectrum. `gate` is the power below which the frame counts as silence.
     func add(power p: UnsafeBufferPointer<Float>, gate: Float) {
         guard highBin > lowBin else { return }
-        var strongest: Float = 0
-        for k in lowBin...highBin where p[k] > strongest { strongest = p[k] }
+        var strongest: Float = 0, total: Float = 0, logSum: Float = 0
+        for k in lowBin...highBin {
+            if p[k] > strongest { strongest = p[k] }
+            total += p[k]
+            logSum += VectorOps.fastLog(p[k] + 1e-20)
+        }
         guard strongest > gate else { return }
+        // Spectral flatness: about 0.56 for noise, well under 0.1 where notes sound. Noisy frames (drum hits,
+        // breath, applause) count less and pure noise not at all, so noise does not invent a key.
+        let bins = Float(highBin - lowBin + 1)
+        let flatness = exp(logSum / bins) / (total / bins)
+        let tonalWeight = Double(max(0, 1 - flatness / Self.noiseFlatness))
+        guard tonalWeight > 0 else { return }
         let floor = strongest * peakFloor
         peaks.removeAll(keepingCapacity: true)
         for k in lowBin...highBin where p[k] > floor && p[k] > p[k - 1] && p[k] >= p[k + 1] {
@@ -63,7 +75,7 @@ final class PitchClassProfile {
             }
         }
         guard top > 0 else { return }
-        for i in fine.indices { fine[i] += frameBins[i] / top }
+        for i in fine.indices { fine[i] += tonalWeight * frameBins[i] / top }
         frames += 1
     }
 

@@ -10,7 +10,7 @@ public struct TagfixRequest: Sendable {
         case edits([(String, TagEdit)])
         case file(String)
         case fixers([TagFixer], paths: [String]?)
-        case analysis(bpm: Bool, replayGain: Bool, paths: [String]?)
+        case analysis(AnalysisTags.Fields, paths: [String]?)
         case undo(batch: Int64?)
     }
     public var source: Source

@@ -7,8 +7,19 @@ import Tagging
 /// `tags write-analysis`: analysis results as the tags players already read, in rsgain/loudgain's
 /// conventions. BPM rounded; ReplayGain 2.0 (reference −18 LUFS, "-6.50 dB", peaks linear) for track and
 /// album, the album measured over all its tracks' gating blocks together (not an average of track values);
-/// Opus gets R128_TRACK_GAIN / R128_ALBUM_GAIN in Q7.8 relative to −23 LUFS (RFC 7845) instead.
+/// Opus gets R128_TRACK_GAIN / R128_ALBUM_GAIN in Q7.8 relative to −23 LUFS (RFC 7845) instead. The key goes
+/// to INITIALKEY ("Am", "C#", "Ebm": ID3 TKEY, Vorbis INITIALKEY, MP4 freeform `initialkey`).
 public enum AnalysisTags {
+    /// Which results to write.
+    public struct Fields: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let bpm = Fields(rawValue: 1)
+        public static let replayGain = Fields(rawValue: 2)
+        public static let key = Fields(rawValue: 4)
+        public static let all: Fields = [.bpm, .replayGain, .key]
+    }
+
     /// Tracks of one album: same folder, album title and album artist (or artist). A field, not a joined
     /// string, so a track at the library root or without an artist names its album correctly.
     struct AlbumKey: Hashable, Comparable {
@@ -24,16 +35,19 @@ public enum AnalysisTags {
         var path: String
         var codec: String?
         var bpm: Double?
+        var key: MusicalKey?
         var lufs: Double?
         var truePeakDB: Double?
         var album: AlbumKey?
     }
 
-    static func edits(paths: [String]?, bpm: Bool, replayGain: Bool, database: SpindleDatabase,
+    static func edits(paths: [String]?, fields: Fields, database: SpindleDatabase,
                       rootPath: String) throws -> (edits: [(String, TagEdit)], notes: [String]) {
+        let replayGain = fields.contains(.replayGain)
         // Gating blocks are fetched per album below, not for the whole library at once (tens of KB a track).
         let tracks = try database.writer.read { db in try AnalysisQueries.forTags(db, rootPath: rootPath) }.map { row -> Track in
-            Track(fileId: row.fileId, path: row.path, codec: row.codec, bpm: row.bpm, lufs: row.lufs, truePeakDB: row.truePeakDB,
+            Track(fileId: row.fileId, path: row.path, codec: row.codec, bpm: row.bpm, key: row.key.flatMap(MusicalKey.init(name:)),
+                  lufs: row.lufs, truePeakDB: row.truePeakDB,
                   album: row.album.map { AlbumKey(folder: (row.path as NSString).deletingLastPathComponent, album: $0, artist: row.artist ?? "") })
         }
         var notes: [String] = []
@@ -63,7 +77,8 @@ public enum AnalysisTags {
         var edits: [(String, TagEdit)] = []
         for t in tracks where wanted?.contains(t.path) ?? true {
             var edit = TagEdit()
-            if bpm, let b = t.bpm { edit.set["BPM"] = [String(Int(b.rounded()))] }
+            if fields.contains(.bpm), let b = t.bpm { edit.set["BPM"] = [String(Int(b.rounded()))] }
+            if fields.contains(.key), let k = t.key { edit.set["INITIALKEY"] = [k.tagValue] }
             if replayGain, let lufs = t.lufs {
                 let isOpus = t.codec == "opus"
                 let album = t.album.flatMap { albums[$0] ?? nil }

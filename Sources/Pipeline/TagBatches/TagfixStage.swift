@@ -26,10 +26,9 @@ extension LibraryJobs {
             }
             let taxonomy = fixers.contains(.genreAliases) ? try DataFiles.taxonomy() : nil
             edits = TagFixer.edits(fixers, files: files, taxonomy: taxonomy)
-        case .analysis(let bpm, let replayGain, let paths):
+        case .analysis(let fields, let paths):
             let targets = try paths.map { try targetPaths($0, resolver: resolver, database: database, root: root) }
-            (edits, notes) = try AnalysisTags.edits(paths: targets, bpm: bpm, replayGain: replayGain, database: database,
-                                                    rootPath: root.path)
+            (edits, notes) = try AnalysisTags.edits(paths: targets, fields: fields, database: database, rootPath: root.path)
         case .undo: edits = []
         }
         for n in notes { logLine(n) }

@@ -1,0 +1,68 @@
+@testable import Analysis
+import Foundation
+import TestSupport
+import XCTest
+
+/// Tonal material in known keys (cadences and scales in several timbres and tunings), and input without a key.
+final class KeyTests: XCTestCase {
+    private func key(_ samples: [Float], rate: Int = 22050) -> (key: MusicalKey, strength: Double)? {
+        analyse(samples, sampleRate: rate, channels: 2, options: only("features")).key
+    }
+
+    func testCadencesInEveryTimbreAndTuning() {
+        var wrong: [String] = []
+        var cases = 0
+        let keys = [(0, false), (9, true), (7, false), (4, true), (3, false), (6, true), (10, false), (1, true)]
+        for (n, (tonic, minor)) in keys.enumerated() {
+            for (t, timbre) in Synth.Timbre.allCases.enumerated() {
+                // Every key in every timbre; the tuning (−30, 0, +30 cents) rotates through them.
+                do {
+                    let cents = [-30.0, 0, 30][(n + t) % 3]
+                    cases += 1
+                    let expected = MusicalKey(tonic: tonic, minor: minor)
+                    let found = key(Synth.chords(Synth.cadence(tonic: tonic, minor: minor), timbre: timbre, cents: cents))
+                    if found?.key != expected {
+                        wrong.append("\(expected.name) \(timbre) \(cents) cents → \(found?.key.name ?? "none")")
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(wrong, [], "\(wrong.count) of \(cases) wrong")
+    }
+
+    func testOtherSampleRatesGiveTheSameKey() {
+        for rate in [8000, 44100, 48000] {
+            let found = key(Synth.chords(Synth.cadence(tonic: 2, minor: false), timbre: .organ, rate: rate), rate: rate)
+            XCTAssertEqual(found?.key, MusicalKey(tonic: 2, minor: false), "\(rate) Hz")
+        }
+    }
+
+    func testStrengthIsHigherForClearTonalityThanForAChromaticCluster() throws {
+        let clear = try XCTUnwrap(key(Synth.chords(Synth.cadence(tonic: 0, minor: false), timbre: .organ)))
+        // All twelve pitch classes in turn: no key stands out.
+        let chromatic = key(Synth.chords((60..<72).map { [$0] }, timbre: .organ))
+        XCTAssertGreaterThan(clear.strength, 0.7)
+        XCTAssertLessThan(chromatic?.strength ?? 0, clear.strength - 0.3)
+    }
+
+    func testNoiseSilenceAndClicksHaveNoKey() {
+        XCTAssertNil(key(Synth.noise(seconds: 10, rmsDBFS: -20, sampleRate: 22050)))
+        XCTAssertNil(key(Synth.silence(seconds: 10, sampleRate: 22050)))
+        XCTAssertNil(key(Synth.clicks(bpm: 120, seconds: 10, sampleRate: 22050)))
+    }
+
+    func testNamesAndTagValuesRoundTrip() {
+        for tonic in 0..<12 {
+            for minor in [false, true] {
+                let k = MusicalKey(tonic: tonic, minor: minor)
+                XCTAssertEqual(MusicalKey(name: k.name), k)
+                XCTAssertEqual(MusicalKey(name: k.tagValue), k)
+                XCTAssertLessThanOrEqual(k.tagValue.count, 3, "ID3 TKEY holds at most three characters")
+            }
+        }
+        XCTAssertEqual(MusicalKey(tonic: 9, minor: true).tagValue, "Am")
+        XCTAssertEqual(MusicalKey(tonic: 3, minor: true).tagValue, "Ebm")
+        XCTAssertEqual(MusicalKey(tonic: 1, minor: false).name, "C# major")
+        XCTAssertNil(MusicalKey(name: "H minor"))
+    }
+}
