@@ -13,7 +13,7 @@ struct AnalyzeCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Re-analyse even files whose results are current.") var force = false
-    @Option(help: ArgumentHelp("Only these analyzers: loudness,silence,tempo,frames.", valueName: "list"))
+    @Option(help: ArgumentHelp(Settings.onlyHelp, valueName: "list"))
     var only: String?
     @Option(help: "Worker processes (default: number of cores).") var jobs: Int?
     @Flag(help: "Print a JSON summary.") var json = false

@@ -16,7 +16,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Parallel jobs for the multi-core pass (default: number of cores).") var jobs: Int?
     @Option(help: "Passes over the files (more passes, steadier figures).") var rounds = 1
     @Flag(help: "Print one JSON object.") var json = false
-    @Option(help: ArgumentHelp("Only these analyzers: loudness,silence,tempo,frames.", valueName: "list"))
+    @Option(help: ArgumentHelp(Settings.onlyHelp, valueName: "list"))
     var only: String?
     @Argument(help: "Folder or files to measure.") var paths: [String] = []
 

@@ -14,7 +14,7 @@ struct InspectCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Flag(help: "One JSON object per line.") var json = false
     @Option(help: "Files analysed in parallel (default: number of cores).") var jobs: Int?
-    @Option(help: ArgumentHelp("Only these analyzers: loudness,silence,tempo,frames.", valueName: "list"))
+    @Option(help: ArgumentHelp(Settings.onlyHelp, valueName: "list"))
     var only: String?
     @Argument(help: "Audio files.") var files: [String]
 

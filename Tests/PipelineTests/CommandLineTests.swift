@@ -44,7 +44,9 @@ final class CommandLineTests: XCTestCase {
         let keys = ["path", "status", "error", "codec", "duration_s", "sample_rate", "channels", "bpm", "bpm_confidence",
                     "first_beat_s", "lufs_integrated", "loudness_range_lu", "true_peak_dbtp", "sample_peak_dbfs",
                     "replaygain_track_gain_db", "lead_silence_end_s", "trail_silence_start_s", "is_silent",
-                    "frames_fps", "frames_bands", "frames_count", "seconds"]
+                    "frames_fps", "frames_bands", "frames_count", "seconds",
+                    // Added since (DESIGN: present in every object, null where not computed).
+                    "key", "key_strength", "bpm_alternative"]
         for line in lines {
             let object = try json(String(line))
             XCTAssertEqual(Set(object.keys), Set(keys))

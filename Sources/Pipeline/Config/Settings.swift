@@ -173,6 +173,9 @@ public struct Settings: Sendable {
         return settings
     }
 
+    /// The `--only` help: every analyzer's name, from the registry.
+    public static var onlyHelp: String { "Only these analyzers: \(AnalyzerRegistry.names.joined(separator: ","))." }
+
     /// Analyzer names (`--only tempo,frames`, `[analysis] enabled`), checked against the registry.
     public static func parseKinds(_ names: [String]) throws -> Set<String> {
         var kinds = Set<String>()
