@@ -207,6 +207,8 @@ final class TagEditTests: XCTestCase {
             XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav"] + args + [library + "/" + name]), 0, name)
         }
         XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "analyze"]).status, 0)
+        let status = try JSONSerialization.jsonObject(with: Data(try CLI.run(["--db", db, "--library", library, "status", "--json"]).stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(status?["feature_vectors"] as? Int, specs.count)
         let written = try CLI.run(["--db", db, "--library", library, "tags", "write-analysis", "--key"])
         XCTAssertEqual(written.status, 0, written.stderr)
         for (name, _, frame) in specs {
