@@ -33,4 +33,5 @@ public enum AnalysisValue: Sendable, Equatable, Codable {
 
     public var bool: Bool? { if case .flag(let b) = self { return b } else { return nil } }
     public var data: Data? { if case .bytes(let d) = self { return d } else { return nil } }
+    public var text: String? { if case .text(let s) = self { return s } else { return nil } }
 }

@@ -3,7 +3,6 @@ import Foundation
 public struct FeatureResult: Sendable, Equatable {
     public var key: MusicalKey?
     public var keyStrength: Double?
-    public var tuningCents: Double?
     public var vector: FeatureVector?
 }
 
@@ -19,7 +18,6 @@ public final class FeatureAnalyzer: Analyzer {
     private let pitchFrames: SpectrumFramer
     private let timbre: TimbreSummary
     private let pitch: PitchClassProfile
-    private let pitchGate: Float
 
     public init(format: StreamFormat) {
         let timbreSize = 1 << Int(log2(0.046 * Double(format.sampleRate)).rounded())
@@ -28,22 +26,19 @@ public final class FeatureAnalyzer: Analyzer {
         pitchFrames = SpectrumFramer(size: 4096, hop: 2048)
         timbre = TimbreSummary(sampleRate: Double(format.sampleRate), fftSize: timbreSize, hop: timbreSize)
         pitch = PitchClassProfile(sampleRate: pitchRate.outputRate, fftSize: 4096)
-        // A bin holding a sine 60 dB below full scale.
-        pitchGate = Float(4096 * 4096 / 16) * 1e-6
     }
 
     public func consume(_ block: AudioBlock) {
         timbreFrames.consume(block.mono) { timbre.add(power: $0) }
         pitchRate.consume(block.mono) { narrow in
-            pitchFrames.consume(narrow) { pitch.add(power: $0, gate: pitchGate) }
+            pitchFrames.consume(narrow) { pitch.add(power: $0) }
         }
     }
 
     public func finish() -> FeatureResult {
         let chroma = pitch.chroma()
         let estimate = chroma.flatMap(KeyFinder.estimate)
-        var result = FeatureResult(key: estimate?.key, keyStrength: estimate?.strength,
-                                   tuningCents: chroma == nil ? nil : 100 * pitch.tuning)
+        var result = FeatureResult(key: estimate?.key, keyStrength: estimate?.strength)
         guard let t = timbre.finish() else { return result }
         let tonic = estimate?.key.tonic ?? 0
         let relative = chroma.map { c in (0..<12).map { c[($0 + tonic) % 12] } } ?? [Double](repeating: 1.0 / 12, count: 12)
@@ -69,8 +64,7 @@ extension FeatureAnalyzer {
 extension TrackAnalysis {
     /// The key, when the features analyzer ran and found one.
     public var key: (key: MusicalKey, strength: Double)? {
-        guard let name = values["key"].flatMap({ if case .text(let s) = $0 { s } else { nil } }),
-              let key = MusicalKey(name: name) else { return nil }
+        guard let name = values["key"]?.text, let key = MusicalKey(name: name) else { return nil }
         return (key, values["key_strength"]?.double ?? 0)
     }
 

@@ -62,8 +62,7 @@ public final class SpectrumFrameAnalyzer: Analyzer {
         nextEnd = Int64(size)
         power = [Float](repeating: 0, count: size / 2 + 1)
         floorDB = Float(options.frameFloorDB)
-        // A full-scale sine through a Hann window peaks at (N/4)² in power.
-        reference = Float(size * size) / 16
+        reference = RealFFT.fullScaleSinePower(size: size)
         let binHz = Double(format.sampleRate) / Double(size)
         let high = min(options.frameHighHz, Double(format.sampleRate) / 2 * 0.999)
         let low = min(options.frameLowHz, high / 2)

@@ -47,8 +47,8 @@ final class OnsetEnvelope {
         }
         bandEdges = edges
         previousBands = [Float](repeating: 0, count: edges.count - 1)
-        // Full-scale sine ≈ (N/4)² in its bin; compress relative to that so −60 dB is about 1.
-        compression = 1e6 / Float((fftSize / 4) * (fftSize / 4))
+        // Compressed relative to a full-scale sine so that −60 dB is about 1.
+        compression = 1e6 / RealFFT.fullScaleSinePower(size: fftSize)
     }
 
     /// Feeds mono samples at the source rate; calls `emit` with each new onset-strength value.

@@ -55,6 +55,10 @@ final class RealFFT {
         }
     }
 
+    /// The power a full-scale sine puts in its bin of a Hann-windowed `size`-point transform: (N/4)². The
+    /// reference every spectrum level and silence gate is measured from.
+    static func fullScaleSinePower(size: Int) -> Float { Float(size * size) / 16 }
+
     static func hannWindow(_ n: Int) -> [Float] {
         (0..<n).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n))) }
     }

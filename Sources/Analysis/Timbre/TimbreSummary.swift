@@ -38,12 +38,12 @@ final class TimbreSummary {
         }
         contrast = RunningMoments(dimensions: contrastBands.count)
         framesPerSecond = sampleRate / Double(hop)
-        // A full-scale sine puts about (N/4)² in its bin; 70 dB below that is silence here.
-        gate = Float(fftSize * fftSize / 16) * 1e-7
+        // 70 dB below a full-scale sine is silence here.
+        gate = RealFFT.fullScaleSinePower(size: fftSize) * 1e-7
     }
 
     func add(power p: UnsafeBufferPointer<Float>) {
-        var total: Float = 0, weighted: Double = 0, logSum = 0.0
+        var total: Float = 0, weighted: Double = 0
         for k in lowBin...highBin {
             total += p[k]
             weighted += Double(p[k]) * Double(k)
@@ -51,16 +51,14 @@ final class TimbreSummary {
         guard total > gate else { previousMel = nil; return }
         // Floors relative to the frame's level (80 dB under its mean bin), so the level does not matter.
         floor = total / Float(highBin - lowBin + 1) * 1e-8
-        for k in lowBin...highBin { logSum += Double(VectorOps.fastLog(p[k] + floor)) }
         sounding += 1
-        let count = Double(highBin - lowBin + 1)
         let centroid = weighted / Double(total) * binHz
         var rolloffBin = highBin, running: Float = 0
         for k in lowBin...highBin {
             running += p[k]
             if running >= 0.85 * total { rolloffBin = k; break }
         }
-        let flatness = exp(logSum / count) / (Double(total) / count)
+        let flatness = SpectralFlatness.of(p, bins: lowBin...highBin, total: total, floor: floor)
         // Centroid and roll-off in octaves above 100 Hz, flatness in decades: scales on which a change means
         // the same at either end.
         shape.add([log2(max(centroid, 100) / 100), log2(max(Double(rolloffBin) * binHz, 100) / 100),

@@ -4,7 +4,7 @@ import Foundation
 /// lands in a 10-cent bin of the octave; the magnitude-weighted circular mean of those positions within
 /// their semitone gives the tuning; at the end the fine bins are folded onto 12 pitch classes around
 /// that tuning. Each frame counts once whatever its level (normalised to its strongest bin), so a loud
-/// chorus does not outvote the verses. Memory is fixed: 120 bins and two sums.
+/// chorus does not outvote the verses. Memory is fixed: a few arrays of 120 bins.
 final class PitchClassProfile {
     static let binsPerSemitone = 10
     /// A peak also counts, less, for the notes it could be the 2nd and 3rd harmonic of (as in Gómez's HPCP):
@@ -12,7 +12,7 @@ final class PitchClassProfile {
     /// tonic. Chosen on the development set's `tune` split (1 to 4 harmonics, decay 0.4 to 0.8).
     static let subharmonicWeights = [1.0, 0.8, 0.64]
     /// Spectral flatness at which a frame counts as noise.
-    static let noiseFlatness: Float = 0.4
+    static let noiseFlatness = 0.4
     private static let subharmonicSemitones = subharmonicWeights.indices.map { 12 * log2(Double($0 + 1)) }
     private static let fineBins = 12 * binsPerSemitone
 
@@ -21,6 +21,8 @@ final class PitchClassProfile {
     private let highBin: Int
     /// Peaks below the frame's strongest by more than this ratio (power) are ignored.
     private let peakFloor: Float = 1e-5
+    /// A frame whose strongest bin is below a sine 60 dB under full scale counts as silence.
+    private let gate: Float
     private var fine = [Double](repeating: 0, count: fineBins)
     private var frameBins = [Double](repeating: 0, count: fineBins)
     private var peaks: [(bin: Double, magnitude: Double)] = []
@@ -34,23 +36,22 @@ final class PitchClassProfile {
         binHz = sampleRate / Double(fftSize)
         lowBin = max(2, Int(lowHz / binHz))
         highBin = min(fftSize / 2 - 2, Int(highHz / binHz))
+        gate = RealFFT.fullScaleSinePower(size: fftSize) * 1e-6
     }
 
-    /// Adds one frame's power spectrum. `gate` is the power below which the frame counts as silence.
-    func add(power p: UnsafeBufferPointer<Float>, gate: Float) {
+    /// Adds one frame's power spectrum.
+    func add(power p: UnsafeBufferPointer<Float>) {
         guard highBin > lowBin else { return }
-        var strongest: Float = 0, total: Float = 0, logSum: Float = 0
+        var strongest: Float = 0, total: Float = 0
         for k in lowBin...highBin {
             if p[k] > strongest { strongest = p[k] }
             total += p[k]
-            logSum += VectorOps.fastLog(p[k] + 1e-20)
         }
         guard strongest > gate else { return }
-        // Spectral flatness: about 0.56 for noise, well under 0.1 where notes sound. Noisy frames (drum hits,
-        // breath, applause) count less and pure noise not at all, so noise does not invent a key.
-        let bins = Float(highBin - lowBin + 1)
-        let flatness = exp(logSum / bins) / (total / bins)
-        let tonalWeight = Double(max(0, 1 - flatness / Self.noiseFlatness))
+        // Noisy frames (drum hits, breath, applause) count less and pure noise not at all, so noise does not
+        // invent a key.
+        let flatness = SpectralFlatness.of(p, bins: lowBin...highBin, total: total, floor: 1e-20)
+        let tonalWeight = max(0, 1 - flatness / Self.noiseFlatness)
         guard tonalWeight > 0 else { return }
         let floor = strongest * peakFloor
         peaks.removeAll(keepingCapacity: true)
