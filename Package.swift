@@ -32,7 +32,8 @@ let package = Package(
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "Library", dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "Tagging", dependencies: ["CTagLib", "CXattr"]),
-        .target(name: "Genres", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+        // Genres reads Analysis' value types only (MusicalKey), never its DSP.
+        .target(name: "Genres", dependencies: ["Analysis", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "Reports", dependencies: ["Genres"]),
         // Navidrome import and the Subsonic client (rescan).
         .target(name: "Navidrome", dependencies: ["Store", "Library"]),
@@ -55,7 +56,7 @@ let package = Package(
         .testTarget(name: "TaggingTests", dependencies: ["Tagging", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Navidrome", "Analysis", "Store", "Library", "Tagging", "AudioDecoding", "CXattr",
                                                          "TestSupport"]),
-        .testTarget(name: "GenresTests", dependencies: ["Genres"]),
+        .testTarget(name: "GenresTests", dependencies: ["Genres", "Analysis"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Genres"]),
     ]
 )

@@ -29,7 +29,7 @@ public struct CompositeGenre: Sendable, Equatable {
     }
 }
 
-/// Builds composite genres: rule genres from the templates, k-means clusters over the tracks' numbers,
+/// Builds composite genres: rule genres from the templates, k-means clusters in the sonic space (`SonicSpace`),
 /// clusters that duplicate a rule genre merged into it, and what is too small or too unsure dropped.
 /// Everything is ordered by path and name, and the clustering seed is fixed: the same library gives the
 /// same genres.
@@ -52,11 +52,13 @@ public struct GenreBuilder: Sendable {
         public var dropped: [(name: String, reason: String)]
     }
 
-    public func build(_ inputs: [TrackInput]) -> Output {
+    /// `featureNames` are the dimension names of the tracks' feature vectors (`feature_dimensions`); tracks
+    /// with a vector of that length are clustered, all tracks go through the rules.
+    public func build(_ inputs: [TrackInput], featureNames: [String] = []) -> Output {
         let features = inputs.sorted { $0.path < $1.path }.map { TrackFeatures($0, taxonomy: taxonomy) }
         var candidates = ruleGenres(features)
         var dropped: [(String, String)] = []
-        for cluster in clusterGenres(features) {
+        for cluster in clusterGenres(inputs, featureNames: featureNames) {
             let members = Set(cluster.members.map(\.path))
             let twin = candidates.indices.filter { candidates[$0].kind == .rule }.max { a, b in
                 jaccard(members, candidates[a]) < jaccard(members, candidates[b])
@@ -174,77 +176,8 @@ public struct GenreBuilder: Sendable {
 
     // MARK: clusters
 
-    func clusterGenres(_ features: [TrackFeatures]) -> [CompositeGenre] {
-        let usable = features.filter { $0.input.bpm != nil && $0.energy != nil }
-        guard usable.count >= 8 else { return [] }
-        // Numbers per track; a missing year or spectrum takes the column's mean (0 once standardised).
-        let raw: [[Double?]] = usable.map { f in
-            var v: [Double?] = [log2(f.input.bpm!), f.energy!, f.input.loudnessRange, f.input.year.map(Double.init)]
-            v += (f.input.spectrum ?? [Double](repeating: .nan, count: 3)).map { $0.isNaN ? nil : $0 }
-            return v
-        }
-        let dims = raw[0].count
-        var points = [[Double]](repeating: [Double](repeating: 0, count: dims), count: raw.count)
-        for d in 0..<dims {
-            let present = raw.compactMap { $0[d] }
-            guard present.count >= 2 else { continue }
-            let mean = present.reduce(0, +) / Double(present.count)
-            let sd = (present.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(present.count)).squareRoot()
-            for i in raw.indices { points[i][d] = sd > 1e-9 ? ((raw[i][d] ?? mean) - mean) / sd : 0 }
-        }
-        // Tempo weighs double: it is what a listener sorts by first.
-        for i in points.indices { points[i][0] *= 2 }
-        guard let result = KMeans.best(points, ks: 2...max(2, min(8, usable.count / 4))) else { return [] }
-        var genres: [CompositeGenre] = []
-        var usedNames: [String: Int] = [:]
-        for c in 0..<result.k {
-            let indices = points.indices.filter { result.assignment[$0] == c }
-            // A cluster holding most of the library is no shelf: it says only "not the outliers".
-            guard !indices.isEmpty, Double(indices.count) <= maxClusterShare * Double(points.count) else { continue }
-            let members = indices.map { usable[$0] }
-            var (name, description) = describe(members)
-            usedNames[name, default: 0] += 1
-            if usedNames[name]! > 1 { name += " \(usedNames[name]!)" }
-            let distances = indices.map { KMeans.distance2(points[$0], result.centroids[c]).squareRoot() }
-            let typical = max(1e-9, distances.reduce(0, +) / Double(distances.count))
-            let memberships = zip(indices, distances).map { i, d -> Membership in
-                let f = usable[i]
-                let this = String(format: "this track: %.0f BPM, energy %.2f", f.input.bpm!, f.energy!)
-                    + (f.decade.map { ", \($0.value)" } ?? "") + (f.families.first.map { ", \($0.value)" } ?? "")
-                // 1 up to the typical distance from the centre, then falling: 0.5 at three times it.
-                return Membership(path: f.input.path, score: min(1, 2 / (1 + d / typical)),
-                                  explanation: "cluster: \(description); \(this)")
-            }.sorted { $0.path < $1.path }
-            let silhouette = indices.reduce(0) { $0 + result.silhouettes[$1] } / Double(indices.count)
-            genres.append(CompositeGenre(name: name, kind: .cluster, confidence: (silhouette + 1) / 2,
-                                         description: "cluster: \(description)", members: memberships))
-        }
-        return genres
-    }
-
-    /// A cluster's name and description from what its members share.
-    private func describe(_ members: [TrackFeatures]) -> (String, String) {
-        let bpms = members.map { $0.input.bpm! }.sorted()
-        let energies = members.map { $0.energy! }.sorted()
-        let low = bpms[Int(Double(bpms.count - 1) * 0.1)], high = bpms[Int(Double(bpms.count - 1) * 0.9)]
-        let medianBPM = bpms[bpms.count / 2], medianEnergy = energies[energies.count / 2]
-        let tempoWord = medianBPM >= 115 ? "Upbeat" : (medianBPM < 90 ? "Slow" : "Mid-tempo")
-        let energyWord = medianEnergy >= 0.6 ? "loud" : (medianEnergy <= 0.4 ? "mellow" : "moderate")
-        func dominant(_ values: [String?]) -> (String, Double)? {
-            var counts: [String: Int] = [:]
-            for v in values.compactMap({ $0 }) { counts[v, default: 0] += 1 }
-            guard let top = counts.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }).first else { return nil }
-            let share = Double(top.value) / Double(values.count)
-            return share >= 0.5 ? (top.key, share) : nil
-        }
-        let decade = dominant(members.map { $0.decade?.value })
-        let family = dominant(members.map { $0.families.first?.value })
-        var parts = [String(format: "%.0f–%.0f BPM", low, high), energyWord]
-        if let decade { parts.append(decade.0) }
-        if let family { parts.append(String(format: "%@ in %.0f%% of members", family.0, family.1 * 100)) }
-        var nameParts = [tempoWord]
-        if let decade { nameParts.append(decade.0) }
-        nameParts.append(family?.0 ?? (energyWord == "loud" ? "Loud Mix" : (energyWord == "mellow" ? "Mellow Mix" : "Mix")))
-        return (nameParts.joined(separator: " "), parts.joined(separator: ", "))
+    func clusterGenres(_ inputs: [TrackInput], featureNames: [String]) -> [CompositeGenre] {
+        guard let space = SonicSpace(inputs, names: featureNames) else { return [] }
+        return SonicClusters(space: space, maxShare: maxClusterShare).genres()
     }
 }

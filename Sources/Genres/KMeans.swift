@@ -1,101 +1,145 @@
 import Foundation
 
-/// k-means on standardised vectors: k-means++ seeding from a fixed-seed generator (two runs on the same
+/// k-means on a row-major Float matrix: k-means++ seeding from a fixed-seed generator (two runs on the same
 /// data give the same clusters), several restarts keeping the lowest inertia, k chosen by silhouette.
+///
+/// A large library is clustered through an evenly spaced sample of at most `sampleLimit` rows (the rows
+/// are in path order, so the sample does not depend on the order the tracks came in): k is chosen and the
+/// centroids found there, then Lloyd iterations over every row refine them. Silhouettes, which cost the
+/// square of the points, are computed on the sample only.
 public enum KMeans {
     public struct Result: Sendable, Equatable {
         public var k: Int
         public var assignment: [Int]
-        public var centroids: [[Double]]
-        /// Silhouette of each point (−1...1); the mean picks k.
-        public var silhouettes: [Double]
+        /// Row-major, `k × dimensions`.
+        public var centroids: [Float]
+        /// Mean silhouette (−1...1) of each cluster's sampled members; the mean over the sample picks k.
+        public var clusterSilhouettes: [Double]
         public var meanSilhouette: Double
     }
 
-    /// Clusters `points` for every k in `ks` and returns the best by mean silhouette (nil when fewer points
-    /// than 2 × the smallest k).
-    public static func best(_ points: [[Double]], ks: ClosedRange<Int>, restarts: Int = 8, seed: UInt64 = 0x5eed) -> Result? {
-        var best: Result?
-        for k in ks where points.count >= 2 * k {
-            let r = cluster(points, k: k, restarts: restarts, seed: seed &+ UInt64(k))
-            if best == nil || r.meanSilhouette > best!.meanSilhouette + 1e-12 { best = r }
+    public static func best(_ points: [Float], dimensions: Int, ks: ClosedRange<Int>, restarts: Int = 8,
+                            seed: UInt64 = 0x5eed, sampleLimit: Int = 3000) -> Result? {
+        let n = points.count / dimensions
+        let step = max(1, (n + sampleLimit - 1) / sampleLimit)
+        let sampleRows = Array(Swift.stride(from: 0, to: n, by: step))
+        let sample = step == 1 ? points : sampleRows.flatMap { points[$0 * dimensions..<($0 + 1) * dimensions] }
+        var best: (Result, [Float])?
+        for k in ks where sampleRows.count >= 2 * k {
+            let r = cluster(sample, dimensions: dimensions, k: k, restarts: restarts, seed: seed &+ UInt64(k))
+            if best == nil || r.meanSilhouette > best!.0.meanSilhouette + 1e-12 { best = (r, r.centroids) }
         }
-        return best
+        guard var (result, centroids) = best else { return nil }
+        guard step > 1 else { return result }
+        // Refine on every row, then score the refined clusters on the sample.
+        var assignment = [Int](repeating: -1, count: n)
+        lloyd(points, dimensions: dimensions, centroids: &centroids, assignment: &assignment, iterations: 30)
+        let sampleAssignment = sampleRows.map { assignment[$0] }
+        let s = silhouettes(sample, dimensions: dimensions, sampleAssignment, k: result.k)
+        result.assignment = assignment
+        result.centroids = centroids
+        result.clusterSilhouettes = perCluster(s, sampleAssignment, k: result.k)
+        result.meanSilhouette = s.reduce(0, +) / Double(max(1, s.count))
+        return result
     }
 
-    public static func cluster(_ points: [[Double]], k: Int, restarts: Int, seed: UInt64) -> Result {
+    public static func cluster(_ points: [Float], dimensions: Int, k: Int, restarts: Int, seed: UInt64) -> Result {
         var rng = Generator(seed: seed)
         var bestAssignment: [Int] = []
-        var bestCentroids: [[Double]] = []
+        var bestCentroids: [Float] = []
         var bestInertia = Double.infinity
         for _ in 0..<max(1, restarts) {
-            var centroids = seedPlusPlus(points, k: k, rng: &rng)
-            var assignment = [Int](repeating: -1, count: points.count)
-            for _ in 0..<100 {
-                var changed = false
-                for (i, p) in points.enumerated() {
-                    let c = nearest(p, centroids)
-                    if c != assignment[i] { assignment[i] = c; changed = true }
-                }
-                centroids = centroids.indices.map { c in
-                    let members = points.indices.filter { assignment[$0] == c }
-                    guard !members.isEmpty else { return centroids[c] }
-                    return (0..<points[0].count).map { d in members.reduce(0) { $0 + points[$1][d] } / Double(members.count) }
-                }
-                if !changed { break }
-            }
-            let inertia = points.indices.reduce(0) { $0 + distance2(points[$1], centroids[assignment[$1]]) }
-            if inertia < bestInertia - 1e-12 {
+            var centroids = seedPlusPlus(points, dimensions: dimensions, k: k, rng: &rng)
+            var assignment = [Int](repeating: -1, count: points.count / dimensions)
+            let inertia = lloyd(points, dimensions: dimensions, centroids: &centroids, assignment: &assignment, iterations: 100)
+            if inertia < bestInertia - 1e-9 {
                 bestInertia = inertia
                 bestAssignment = assignment
                 bestCentroids = centroids
             }
         }
-        let s = silhouettes(points, bestAssignment, k: k)
-        return Result(k: k, assignment: bestAssignment, centroids: bestCentroids, silhouettes: s,
+        let s = silhouettes(points, dimensions: dimensions, bestAssignment, k: k)
+        return Result(k: k, assignment: bestAssignment, centroids: bestCentroids,
+                      clusterSilhouettes: perCluster(s, bestAssignment, k: k),
                       meanSilhouette: s.isEmpty ? -1 : s.reduce(0, +) / Double(s.count))
     }
 
-    static func seedPlusPlus(_ points: [[Double]], k: Int, rng: inout Generator) -> [[Double]] {
-        var centroids = [points[Int(rng.next() % UInt64(points.count))]]
-        while centroids.count < k {
-            let d = points.map { p in centroids.map { distance2(p, $0) }.min()! }
-            let total = d.reduce(0, +)
-            guard total > 0 else { centroids.append(points[Int(rng.next() % UInt64(points.count))]); continue }
-            var target = rng.unit() * total
-            var chosen = points.count - 1
-            for (i, w) in d.enumerated() {
-                target -= w
-                if target <= 0 { chosen = i; break }
+    /// Lloyd's iterations until no row moves; returns the inertia (sum of squared distances to centroids).
+    @discardableResult
+    static func lloyd(_ points: [Float], dimensions d: Int, centroids: inout [Float], assignment: inout [Int], iterations: Int) -> Double {
+        let n = points.count / d, k = centroids.count / d
+        var inertia = 0.0
+        for _ in 0..<iterations {
+            var changed = false
+            inertia = 0
+            for i in 0..<n {
+                let (c, dist) = nearest(points, row: i, centroids, dimensions: d)
+                inertia += Double(dist)
+                if c != assignment[i] { assignment[i] = c; changed = true }
             }
-            centroids.append(points[chosen])
+            var sums = [Double](repeating: 0, count: k * d), counts = [Int](repeating: 0, count: k)
+            for i in 0..<n {
+                let c = assignment[i]
+                counts[c] += 1
+                for j in 0..<d { sums[c * d + j] += Double(points[i * d + j]) }
+            }
+            for c in 0..<k where counts[c] > 0 {
+                for j in 0..<d { centroids[c * d + j] = Float(sums[c * d + j] / Double(counts[c])) }
+            }
+            if !changed { break }
         }
-        return centroids
+        return inertia
     }
 
-    static func nearest(_ p: [Double], _ centroids: [[Double]]) -> Int {
-        var best = 0, bestD = Double.infinity
-        for (i, c) in centroids.enumerated() {
-            let d = distance2(p, c)
-            if d < bestD { bestD = d; best = i }
+    static func seedPlusPlus(_ points: [Float], dimensions d: Int, k: Int, rng: inout Generator) -> [Float] {
+        let n = points.count / d
+        var chosen = [Int(rng.next() % UInt64(n))]
+        var nearestSquared = (0..<n).map { distance2(points, $0, points, chosen[0], dimensions: d) }
+        while chosen.count < k {
+            let total = nearestSquared.reduce(0.0) { $0 + Double($1) }
+            var pick = n - 1
+            if total > 0 {
+                var target = rng.unit() * total
+                for (i, w) in nearestSquared.enumerated() {
+                    target -= Double(w)
+                    if target <= 0 { pick = i; break }
+                }
+            } else {
+                pick = Int(rng.next() % UInt64(n))
+            }
+            chosen.append(pick)
+            for i in 0..<n { nearestSquared[i] = min(nearestSquared[i], distance2(points, i, points, pick, dimensions: d)) }
         }
-        return best
+        return chosen.flatMap { points[$0 * d..<($0 + 1) * d] }
     }
 
-    static func distance2(_ a: [Double], _ b: [Double]) -> Double {
-        var s = 0.0
-        for i in a.indices { let d = a[i] - b[i]; s += d * d }
-        return s
+    static func nearest(_ points: [Float], row: Int, _ centroids: [Float], dimensions d: Int) -> (Int, Float) {
+        var best = 0, bestD = Float.infinity
+        for c in 0..<(centroids.count / d) {
+            let dist = distance2(points, row, centroids, c, dimensions: d)
+            if dist < bestD { bestD = dist; best = c }
+        }
+        return (best, bestD)
     }
 
-    /// Silhouettes; above 2,000 points they are computed against an evenly spaced sample (deterministic).
-    static func silhouettes(_ points: [[Double]], _ assignment: [Int], k: Int) -> [Double] {
-        let stride = max(1, points.count / 2000)
-        let sample = Array(Swift.stride(from: 0, to: points.count, by: stride))
-        return points.indices.map { i in
+    @inline(__always)
+    static func distance2(_ a: [Float], _ i: Int, _ b: [Float], _ j: Int, dimensions d: Int) -> Float {
+        a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in
+                var s: Float = 0
+                let p = i * d, q = j * d
+                for t in 0..<d { let v = x[p + t] - y[q + t]; s += v * v }
+                return s
+            }
+        }
+    }
+
+    static func silhouettes(_ points: [Float], dimensions d: Int, _ assignment: [Int], k: Int) -> [Double] {
+        let n = points.count / d
+        return (0..<n).map { i in
             var sums = [Double](repeating: 0, count: k), counts = [Int](repeating: 0, count: k)
-            for j in sample where j != i {
-                sums[assignment[j]] += distance2(points[i], points[j]).squareRoot()
+            for j in 0..<n where j != i {
+                sums[assignment[j]] += Double(distance2(points, i, points, j, dimensions: d).squareRoot())
                 counts[assignment[j]] += 1
             }
             let own = assignment[i]
@@ -104,6 +148,13 @@ public enum KMeans {
             let b = (0..<k).filter { $0 != own && counts[$0] > 0 }.map { sums[$0] / Double(counts[$0]) }.min() ?? 0
             let m = max(a, b)
             return m > 0 ? (b - a) / m : 0
+        }
+    }
+
+    static func perCluster(_ s: [Double], _ assignment: [Int], k: Int) -> [Double] {
+        (0..<k).map { c in
+            let members = s.indices.filter { assignment[$0] == c }
+            return members.isEmpty ? 0 : members.reduce(0) { $0 + s[$1] } / Double(members.count)
         }
     }
 

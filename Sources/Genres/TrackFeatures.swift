@@ -1,3 +1,4 @@
+import Analysis
 import Foundation
 
 /// What the genre builder knows of one track, straight from `tracks` and `analysis`.
@@ -13,15 +14,19 @@ public struct TrackInput: Sendable {
     public var bpm: Double?
     public var lufs: Double?
     public var loudnessRange: Double?
-    /// Mean visualiser levels (0..1) over the low, mid and high thirds of the bands.
-    public var spectrum: [Double]?
+    /// The features analyzer's vector (names in `feature_dimensions`), its key and the track's length.
+    public var features: [Float]?
+    public var key: MusicalKey?
+    public var duration: Double?
 
     public init(path: String, title: String? = nil, artist: String? = nil, album: String? = nil, genres: [String] = [],
                 year: Int? = nil, languageTag: String? = nil, country: String? = nil, bpm: Double? = nil,
-                lufs: Double? = nil, loudnessRange: Double? = nil, spectrum: [Double]? = nil) {
+                lufs: Double? = nil, loudnessRange: Double? = nil,
+                features: [Float]? = nil, key: MusicalKey? = nil, duration: Double? = nil) {
         self.path = path; self.title = title; self.artist = artist; self.album = album; self.genres = genres
         self.year = year; self.languageTag = languageTag; self.country = country; self.bpm = bpm; self.lufs = lufs
-        self.loudnessRange = loudnessRange; self.spectrum = spectrum
+        self.loudnessRange = loudnessRange
+        self.features = features; self.key = key; self.duration = duration
     }
 }
 

@@ -21,6 +21,7 @@ struct Spindle: ParsableCommand {
         subcommands: [
             ScanCommand.self, AnalyzeCommand.self, RunCommand.self, InspectCommand.self, ResolveCommand.self,
             TagsCommand.self, GenresCommand.self, FramesCommand.self, BenchCommand.self, StatusCommand.self,
+            SimilarCommand.self, MixCommand.self, PlaylistsCommand.self,
             NavidromeCommand.self, MergeCommand.self, WorkerCommand.self,
         ]
     )

@@ -16,6 +16,11 @@ struct ConfigFile: Decodable {
     var jobs: Int?
     var analysis: AnalysisSection?
     var runtime: RuntimeSection?
+    var playlists: PlaylistsSection?
+
+    struct PlaylistsSection: Decodable {
+        var dir: String?
+    }
 
     struct RuntimeSection: Decodable {
         init() {}
@@ -83,6 +88,7 @@ struct ConfigFile: Decodable {
             runtime.worker_timeout_max_s = r.worker_timeout_max_s ?? runtime.worker_timeout_max_s
         }
         merged.runtime = runtime
+        merged.playlists = PlaylistsSection(dir: top.playlists?.dir ?? bottom.playlists?.dir)
         return merged
     }
 
@@ -106,6 +112,8 @@ public struct Settings: Sendable {
     public var jobs: Int
     public var analysis: AnalysisOptions
     public var runtime = Runtime()
+    /// Where `playlists write` and the playlists stage put their files (`[playlists] dir`).
+    public var playlistsFolder: String?
 
     /// How long a worker may take on one file before it is killed: base + per-second-of-audio × length,
     /// capped, since a length comes from a header a crafted file can inflate.
@@ -161,6 +169,7 @@ public struct Settings: Sendable {
         if let only = cli.only { options.enabled = try parseKinds(only) }
         try validate(options)
         var settings = Settings(libraryPath: library, databasePath: database, jobs: jobs, analysis: options)
+        settings.playlistsFolder = nonEmpty(environment["SPINDLE_PLAYLISTS_DIR"]) ?? nonEmpty(file?.playlists?.dir)
         if let r = file?.runtime {
             if let v = r.worker_timeout_base_s { settings.runtime.timeoutBase = v }
             if let v = r.worker_timeout_per_audio_s { settings.runtime.timeoutPerAudioSecond = v }

@@ -70,6 +70,7 @@ struct TOMLSchema: Sendable {
         "runtime": .table(TOMLSchema(keys: [
             "worker_timeout_base_s": .number, "worker_timeout_per_audio_s": .number, "worker_timeout_max_s": .number,
         ])),
+        "playlists": .table(TOMLSchema(keys: ["dir": .string])),
     ])
 
     /// A pipeline file: the config file's keys plus its own tables.

@@ -68,14 +68,19 @@ public enum LibraryJobs {
             }
             // Genres and reports describe a whole library: a shard's run leaves them to the merged database.
             let whole = request.shard == nil
-            if !whole, request.stages.contains(where: { $0 == .genres || $0 == .report }) {
-                logLine("shard \(request.shard!): genres and reports are built after `spindle merge`, not per shard")
+            if !whole, request.stages.contains(where: { $0 == .genres || $0 == .report || $0 == .playlists }) {
+                logLine("shard \(request.shard!): genres, reports and playlists are built after `spindle merge`, not per shard")
             }
             if whole, request.stages.contains(.genres) { outcome.genres = try GenresStage.build(database: database, rootId: rootId) }
             if whole, request.stages.contains(.report) {
                 let text = try GenresStage.report(database: database, format: request.reportFormat, output: request.reportOutput)
                 if let text { print(text, terminator: "") }
                 outcome.reportWritten = request.reportOutput ?? "standard output"
+            }
+            if whole, request.stages.contains(.playlists) {
+                let folder = PlaylistsStage.folder(request.playlistsFolder, settings: settings, root: root)
+                outcome.playlists = try PlaylistsStage.run(database: database, root: root, rootId: rootId, folder: folder)
+                if verbosity > .quiet { for s in outcome.playlists!.skipped { logLine("playlist \(s.file): \(s.reason)") } }
             }
             if let client = request.rescan, (outcome.tagfix?.filesChanged ?? 0) > 0 {
                 do {

@@ -14,6 +14,7 @@ extension LibraryJobs {
         public var rescanFailed = false
         public var genres: GenresStage.Report?
         public var reportWritten: String?
+        public var playlists: PlaylistsStage.Report?
         public var interruptedRuns = 0
         public var seconds = 0.0
         /// Files that failed at some stage in this run (exit code 3 when non-zero).
@@ -50,6 +51,10 @@ extension LibraryJobs {
                 parts.append("genres: \(g.genres) composite genres, \(g.memberships) memberships (\(g.dropped) candidates dropped)")
             }
             if let r = reportWritten { parts.append("report: \(r)") }
+            if let p = playlists {
+                parts.append(TerminalText.safe("playlists: \(p.written) written, \(p.unchanged) unchanged, \(p.removed) removed, "
+                    + "\(p.skipped.count) left alone, in \(p.folder)"))
+            }
             parts.append(String(format: "run #%lld finished in %.2f s", runId, seconds))
             return parts.joined(separator: "\n")
         }
@@ -75,6 +80,13 @@ extension LibraryJobs {
                                                  ("dropped", .from(g.dropped))])))
             }
             if let r = reportWritten { pairs.append(("report", .string(r))) }
+            if let p = playlists {
+                pairs.append(("playlists", .object([
+                    ("folder", .string(p.folder)), ("written", .from(p.written)), ("unchanged", .from(p.unchanged)),
+                    ("removed", .from(p.removed)),
+                    ("left_alone", .array(p.skipped.map { .object([("file", .string($0.file)), ("reason", .string($0.reason))]) })),
+                ])))
+            }
             if let t = tagfix {
                 pairs.append(("tag_batch", .object([
                     ("batch_id", t.batchId.map { .integer($0) } ?? .null), ("dry_run", .bool(t.dryRun)),

@@ -39,6 +39,8 @@ public struct RunRequest: Sendable {
     /// The report stage's format and file (standard output when nil).
     public var reportFormat: ReportFormat = .html
     public var reportOutput: String?
+    /// The playlists stage's folder (else the settings' or the library's "Spindle Playlists").
+    public var playlistsFolder: String?
     public var tagfix: TagfixRequest?
     /// Ask a Subsonic server to rescan when the tag batch changed files.
     public var rescan: SubsonicClient?

@@ -14,27 +14,12 @@ public enum GenresStage {
         public var seconds = 0.0
     }
 
-    /// The library's tracks as genre building sees them: one root's present files (paths are unique only
-    /// within a root), with their tags and analysis.
-    static func inputs(_ database: SpindleDatabase, rootId: Int64) throws -> [(Int64, TrackInput)] {
-        try database.writer.read { db in try GenreQueries.inputs(db, rootId: rootId) }.map { row in
-            let t = row.track
-            let spectrum = row.spectrumLow.flatMap { low in
-                row.spectrumMid.flatMap { mid in row.spectrumHigh.map { [low, mid, $0] } }
-            }
-            return (row.fileId, TrackInput(path: row.path, title: t?.title, artist: t?.artist, album: t?.album,
-                                           genres: t?.genreList ?? [], year: t?.year, languageTag: t?.language,
-                                           country: t?.releaseCountry, bpm: row.bpm, lufs: row.lufs,
-                                           loudnessRange: row.loudnessRange, spectrum: spectrum))
-        }
-    }
-
     public static func build(database: SpindleDatabase, rootId: Int64) throws -> Report {
         let started = monotonicSeconds()
-        let rows = try inputs(database, rootId: rootId)
+        let library = try SonicLibrary.load(database, rootId: rootId)
         let builder = GenreBuilder(taxonomy: try DataFiles.taxonomy(), rules: try DataFiles.rules())
-        let output = builder.build(rows.map(\.1))
-        let ids = Dictionary(uniqueKeysWithValues: rows.map { ($0.1.path, $0.0) })
+        let output = builder.build(library.inputs, featureNames: library.featureNames)
+        let ids = Dictionary(uniqueKeysWithValues: library.rows.map { ($0.input.path, $0.fileId) })
         var report = Report()
         let now = Date()
         let records = output.genres.map { genre in

@@ -8,13 +8,17 @@ public enum GenreQueries {
         public var fileId: Int64
         public var path: String
         public var track: TrackRecord?
-        public var bpm, lufs, loudnessRange, spectrumLow, spectrumMid, spectrumHigh: Double?
+        public var bpm, lufs, loudnessRange: Double?
+        public var key: String?
+        /// The feature vector's stored bytes and the version of the features analyzer that wrote them.
+        public var features: Data?
+        public var featuresVersion: Int?
     }
 
     public static func inputs(_ db: Database, rootId: Int64) throws -> [Input] {
         let rows = try Row.fetchAll(db, sql: """
-            SELECT f.id, f.path, a.bpm, a.lufs_integrated, a.loudness_range_lu, a.spectrum_low, a.spectrum_mid,
-                   a.spectrum_high, t.file_id AS has_track
+            SELECT f.id, f.path, a.bpm, a.lufs_integrated, a.loudness_range_lu, a.key, a.features,
+                   json_extract(a.analyzer_versions, '$.features'), t.file_id AS has_track
             FROM files f LEFT JOIN tracks t ON t.file_id = f.id
             LEFT JOIN analysis a ON a.file_id = f.id AND a.status = 'ok'
             WHERE f.root_id = ? AND f.status = 'present' ORDER BY f.path
@@ -23,8 +27,14 @@ public enum GenreQueries {
         let byId = Dictionary(uniqueKeysWithValues: tracks.map { ($0.fileId, $0) })
         return rows.map {
             Input(fileId: $0[0], path: $0[1], track: byId[$0[0]], bpm: $0[2], lufs: $0[3], loudnessRange: $0[4],
-                  spectrumLow: $0[5], spectrumMid: $0[6], spectrumHigh: $0[7])
+                  key: $0[5], features: $0[6], featuresVersion: $0[7])
         }
+    }
+
+    /// The dimension names of each version of the feature vector, by position.
+    public static func featureDimensions(_ db: Database) throws -> [Int: [String]] {
+        let rows = try Row.fetchAll(db, sql: "SELECT version, name FROM feature_dimensions ORDER BY version, position")
+        return Dictionary(grouping: rows, by: { $0[0] as Int }).mapValues { $0.map { $0[1] as String } }
     }
 
     /// Replaces every composite genre and membership in one transaction.

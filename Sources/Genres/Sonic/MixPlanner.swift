@@ -1,0 +1,93 @@
+import Foundation
+
+/// An instant mix: tracks near the seed, in an order where each transition is smooth. Greedy, like a DJ
+/// choosing the next record: from the seed's neighbourhood take the track that is cheapest to go to from
+/// the current one, where cost is the timbre distance, a step off the seed's neighbourhood, a tempo that
+/// cannot be beat-matched and a key that clashes; never the same artist twice in a row, and never the same
+/// recording twice (same artist and title, or so close in sound that it is another encoding of it).
+public struct MixPlanner: Sendable {
+    public struct Step: Sendable, Equatable {
+        public var row: Int
+        /// Distance to the seed.
+        public var distance: Double
+        /// How the track follows the previous one ("seed" for the first).
+        public var transition: String
+    }
+
+    public var space: SonicSpace
+    /// How many of the seed's neighbours are considered for a mix of n: `poolFactor × n`.
+    public var poolFactor = 4
+    /// Cost of a tempo outside ±4 % (also at half or double), and of a clashing key.
+    public var tempoPenalty = 0.6
+    public var keyPenalty = 0.4
+    /// How much staying near the seed counts against following the last track.
+    public var seedPull = 0.5
+    /// Closer than this, two tracks are one recording in two encodings (the devset's transcodes lie within
+    /// 0.1 of their source; distinct recordings rarely come within 0.3).
+    public var sameRecording = 0.15
+
+    public init(space: SonicSpace) { self.space = space }
+
+    public func plan(seed: Int, count n: Int) -> [Step] {
+        guard n > 0 else { return [] }
+        let pool = space.nearest(to: seed, count: max(n * poolFactor, 50))
+        let toSeed = Dictionary(uniqueKeysWithValues: pool.map { ($0.row, $0.distance) })
+        var remaining = pool.map(\.row)
+        var steps = [Step(row: seed, distance: 0, transition: "seed")]
+        var current = seed
+        while steps.count < n {
+            var best: (cost: Double, row: Int)?
+            for row in remaining where !sameArtist(current, row) && !steps.contains(where: { isRepeat($0.row, row) }) {
+                let cost = space.distance(current, row) + seedPull * toSeed[row]! + penalty(current, row)
+                if best == nil || cost < best!.cost || (cost == best!.cost && space.tracks[row].path < space.tracks[best!.row].path) {
+                    best = (cost, row)
+                }
+            }
+            guard let next = best else { break }
+            steps.append(Step(row: next.row, distance: toSeed[next.row]!, transition: transition(current, next.row)))
+            remaining.removeAll { $0 == next.row }
+            current = next.row
+        }
+        return steps
+    }
+
+    func isRepeat(_ a: Int, _ b: Int) -> Bool {
+        let x = space.tracks[a], y = space.tracks[b]
+        if let t = x.title?.lowercased(), !t.isEmpty, t == y.title?.lowercased(), sameArtist(a, b) { return true }
+        return space.distance(a, b) < sameRecording
+    }
+
+    func sameArtist(_ a: Int, _ b: Int) -> Bool {
+        guard let x = space.tracks[a].artist?.lowercased(), let y = space.tracks[b].artist?.lowercased(), !x.isEmpty else { return false }
+        return x == y
+    }
+
+    func penalty(_ a: Int, _ b: Int) -> Double {
+        var cost = 0.0
+        if let ta = space.tracks[a].bpm, let tb = space.tracks[b].bpm, ta > 0, tb > 0 {
+            if !TempoRelation(ta, tb).isMatchable { cost += tempoPenalty }
+        } else {
+            cost += tempoPenalty / 2
+        }
+        if let ka = space.key(a), let kb = space.key(b) {
+            if !KeyRelation(ka, kb).isCompatible { cost += keyPenalty }
+        } else {
+            cost += keyPenalty / 2
+        }
+        return cost
+    }
+
+    /// "timbre 0.42 away, 124 → 126 BPM (+1.6 %), A minor → C major (relative keys)".
+    func transition(_ a: Int, _ b: Int) -> String {
+        var parts = [String(format: "%.2f away", space.distance(a, b))]
+        if let ta = space.tracks[a].bpm, let tb = space.tracks[b].bpm, ta > 0, tb > 0 {
+            let r = TempoRelation(ta, tb)
+            let level = r.octave == 0 ? "" : (r.octave > 0 ? ", double time" : ", half time")
+            parts.append(String(format: "%.0f → %.0f BPM (%+.1f %%%@)", ta, tb, r.percent, level))
+        }
+        if let ka = space.key(a), let kb = space.key(b) {
+            parts.append("\(ka.name) → \(kb.name) (\(KeyRelation(ka, kb).phrase))")
+        }
+        return parts.joined(separator: ", ")
+    }
+}

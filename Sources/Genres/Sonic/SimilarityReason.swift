@@ -1,0 +1,33 @@
+import Foundation
+
+extension SonicSpace {
+    /// A short why for two tracks being near: "same key, 3 BPM apart, similar brightness". Key and tempo
+    /// first (what a DJ checks), then up to two named traits on which the two are closest, or the group
+    /// that is closest when no named trait is.
+    public func why(_ a: Int, _ b: Int) -> String {
+        var parts: [String] = []
+        if let ka = key(a), let kb = key(b) {
+            let relation = KeyRelation(ka, kb)
+            if relation.isCompatible { parts.append(relation.phrase) }
+        }
+        if let ta = tracks[a].bpm, let tb = tracks[b].bpm, ta > 0, tb > 0 {
+            let tempo = TempoRelation(ta, tb)
+            if tempo.octave == 0, abs(tempo.percent) <= 8 {
+                let apart = abs(tb - ta)
+                parts.append(apart < 0.5 ? "same tempo" : String(format: "%.0f BPM apart", apart))
+            } else if tempo.octave != 0, tempo.isMatchable {
+                parts.append(tempo.octave > 0 ? "double tempo" : "half tempo")
+            }
+        }
+        let timbreTraits: [SonicTrait] = [.brightness, .percussiveness, .noisiness, .clarity]
+        let close = timbreTraits.map { ($0, abs(trait(a, $0) - trait(b, $0))) }
+            .filter { $0.1 < 0.35 }.sorted { $0.1 < $1.1 }.prefix(2)
+        if !close.isEmpty {
+            parts.append("similar " + close.map(\.0.noun).joined(separator: " and "))
+        } else {
+            let group = Group.allCases.min { groupDistance(a, b, $0) < groupDistance(a, b, $1) }!
+            parts.append("closest in \(group.rawValue)")
+        }
+        return parts.joined(separator: ", ")
+    }
+}

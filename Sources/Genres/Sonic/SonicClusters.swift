@@ -1,0 +1,110 @@
+import Foundation
+
+/// Composite genres found by k-means in the sonic space, each named from the traits that set it apart
+/// from the rest of the library ("Bright Percussive 125–135 BPM", "Soft Sparse Minor"), each membership
+/// explained by the track's own values on those traits.
+struct SonicClusters {
+    var space: SonicSpace
+    /// The largest share of the tracks one cluster may hold and still be a genre.
+    var maxShare: Double
+    /// A trait names a cluster when its members' mean sits this many standard deviations from the library's.
+    static let namingThreshold = 0.5
+
+    func genres() -> [CompositeGenre] {
+        let n = space.count
+        guard n >= 8 else { return [] }
+        guard let result = KMeans.best(space.values, dimensions: space.dimensions, ks: 2...max(2, min(8, n / 4))) else { return [] }
+        let d = space.dimensions
+        var clusters: [(rows: [Int], profile: [Double], silhouette: Double, centroid: Int)] = []
+        for c in 0..<result.k {
+            let rows = (0..<n).filter { result.assignment[$0] == c }
+            // A cluster holding most of the library is no shelf: it says only "not the outliers".
+            guard !rows.isEmpty, Double(rows.count) <= maxShare * Double(n) else { continue }
+            let profile = SonicTrait.all.map { t in rows.reduce(0) { $0 + space.trait($1, t) } / Double(rows.count) }
+            clusters.append((rows, profile, result.clusterSilhouettes[c], c))
+        }
+        let names = Self.uniqueNames(clusters.map { ($0.profile, tempoRange($0.rows), $0.rows.count) })
+        return clusters.enumerated().map { index, cluster in
+            let naming = names[index]
+            let centroid = Array(result.centroids[cluster.centroid * d..<(cluster.centroid + 1) * d])
+            let distances = cluster.rows.map { row in
+                Double((0..<d).reduce(Float(0)) { s, j in let t = space.values[row * d + j] - centroid[j]; return s + t * t }).squareRoot()
+            }
+            let typical = max(1e-9, distances.reduce(0, +) / Double(distances.count))
+            let described = naming.traits.map { SonicTrait.all[$0].describe(cluster.profile[$0]) }
+            var description = "cluster over timbre, rhythm and tonal dimensions: " + described.joined(separator: ", ")
+            if let range = tempoRange(cluster.rows) { description += ", \(range.text)" }
+            let members = zip(cluster.rows, distances).map { row, distance -> Membership in
+                let own = naming.traits.map { t in
+                    String(format: "%@ %+.1fσ", SonicTrait.all[t].noun, space.trait(row, SonicTrait.all[t]))
+                }
+                var this = own
+                if let bpm = space.tracks[row].bpm { this.append(String(format: "%.0f BPM", bpm)) }
+                if let key = space.key(row) { this.append(key.name) }
+                let explanation = "cluster: " + described.joined(separator: ", ") + "; this track: " + this.joined(separator: ", ")
+                    + String(format: "; %.2f from the centre (members' mean %.2f)", distance, typical)
+                // 1 up to the typical distance from the centre, then falling: 0.5 at three times it.
+                return Membership(path: space.tracks[row].path, score: min(1, 2 / (1 + distance / typical)), explanation: explanation)
+            }.sorted { $0.path < $1.path }
+            return CompositeGenre(name: naming.name, kind: .cluster, confidence: (cluster.silhouette + 1) / 2,
+                                  description: description, members: members)
+        }
+    }
+
+    struct TempoRange { var low: Double; var high: Double; var text: String }
+
+    /// The members' tempo span (10th to 90th percentile) when it is narrow enough to name a shelf by.
+    func tempoRange(_ rows: [Int]) -> TempoRange? {
+        let bpms = rows.compactMap { space.tracks[$0].bpm }.filter { $0 > 0 }.sorted()
+        guard bpms.count >= 3, bpms.count * 2 >= rows.count else { return nil }
+        let low = bpms[Int(Double(bpms.count - 1) * 0.1)], high = bpms[Int(Double(bpms.count - 1) * 0.9)]
+        guard high / low <= 1.2 else { return nil }
+        let l = (low / 5).rounded(.down) * 5, h = max(l + 5, (high / 5).rounded(.up) * 5)
+        return TempoRange(low: l, high: h, text: String(format: "%.0f–%.0f BPM", l, h))
+    }
+
+    /// Names from the strongest traits, at most two adjectives where two suffice; a name already taken
+    /// grows by the next trait, then by the tempo span. Larger clusters choose first, so the names do not
+    /// depend on the order k-means numbered the clusters.
+    static func uniqueNames(_ clusters: [(profile: [Double], tempo: TempoRange?, size: Int)]) -> [(name: String, traits: [Int])] {
+        var result = [(name: String, traits: [Int])](repeating: ("", []), count: clusters.count)
+        var taken = Set<String>()
+        let order = clusters.indices.sorted { a, b in
+            (clusters[a].size, clusters[b].profile.map(abs).reduce(0, +)) > (clusters[b].size, clusters[a].profile.map(abs).reduce(0, +))
+        }
+        for i in order {
+            let profile = clusters[i].profile
+            // Strongest first; tempo is named by its span when there is one, so its adjective is left out then.
+            let ranked = SonicTrait.all.indices
+                .filter { !($0 == SonicTrait.tempo.index && clusters[i].tempo != nil) }
+                .sorted { abs(profile[$0]) > abs(profile[$1]) || (abs(profile[$0]) == abs(profile[$1]) && $0 < $1) }
+            let strong = ranked.filter { abs(profile[$0]) >= namingThreshold }
+            var used = Array((strong.isEmpty ? [ranked[0]] : strong).prefix(2))
+            func compose(_ traits: [Int], tempo: Bool) -> String {
+                // Mode reads best last ("Soft Sparse Minor"), before the tempo span.
+                let words = traits.filter { $0 != SonicTrait.mode.index } + traits.filter { $0 == SonicTrait.mode.index }
+                var name = words.map { profile[$0] >= 0 ? SonicTrait.all[$0].high : SonicTrait.all[$0].low }.joined(separator: " ")
+                if tempo, let span = clusters[i].tempo { name += " " + span.text }
+                return name
+            }
+            var withTempo = clusters[i].tempo != nil && used.count < 2
+            var name = compose(used, tempo: withTempo)
+            var next = used.count
+            while taken.contains(name) {
+                if !withTempo, clusters[i].tempo != nil {
+                    withTempo = true
+                } else if next < ranked.count {
+                    if !used.contains(ranked[next]) { used.append(ranked[next]) }
+                    next += 1
+                } else {
+                    name += " (\(clusters[i].size) tracks)"
+                    break
+                }
+                if !name.hasSuffix("tracks)") { name = compose(used, tempo: withTempo) }
+            }
+            taken.insert(name)
+            result[i] = (name, used)
+        }
+        return result
+    }
+}

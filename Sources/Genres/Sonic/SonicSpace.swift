@@ -1,0 +1,131 @@
+import Analysis
+import Foundation
+
+/// The library's tracks as points in one space: every feature-vector dimension plus log₂ tempo, each
+/// standardised over the library and weighted by its group, so that a plain Euclidean distance means
+/// "sounds different". Clusters, `similar`, `mix` and the report's map all measure in this one space.
+///
+/// The groups and why they weigh what they weigh (each group's share of the expected squared distance
+/// between two tracks, whatever its number of dimensions: a dimension's weight is √(share / dimensions)):
+/// - **timbre 0.60**: MFCC statistics, spectral centroid / roll-off / flatness, contrast. What instruments
+///   and production sound like is what a listener recognises first, and it is the most stable across a track.
+/// - **rhythm 0.25**: onset rate, attack and tempo. Enough that a ballad and a dance track with the same
+///   instruments fall apart, not so much that an octave error in the tempo moves a track across the map.
+/// - **tonal 0.15**: the key-relative chroma, key strength and mode. Mode and harmonic colour matter, but
+///   the key-relative chroma varies between pieces of one style more than the other groups do.
+public struct SonicSpace: Sendable {
+    public enum Group: String, Sendable, CaseIterable {
+        case timbre, rhythm, tonal
+
+        public var share: Double {
+            switch self {
+            case .timbre: return 0.60
+            case .rhythm: return 0.25
+            case .tonal: return 0.15
+            }
+        }
+
+        /// The group of a stored dimension name; the names are the features analyzer's (`feature_dimensions`).
+        public static func of(_ name: String) -> Group {
+            if name == "onset_rate" || name == "attack" || name == SonicSpace.tempoDimension { return .rhythm }
+            if name.hasPrefix("chroma") || name == "key_strength" || name == "minor" { return .tonal }
+            return .timbre
+        }
+    }
+
+    /// The dimension appended to the stored vector: tempo on a log scale, so 60→66 is as far as 120→132.
+    public static let tempoDimension = "log2_bpm"
+
+    /// The tracks, sorted by path: a row's index is its position here.
+    public let tracks: [TrackInput]
+    public let names: [String]
+    public let dimensions: Int
+    /// Row-major, `tracks.count × dimensions`: standardised and weighted.
+    public let values: [Float]
+    public let weights: [Float]
+    /// Row-major, `tracks.count × SonicTrait.all.count`: each trait's standardised value (0 = library mean).
+    public let traits: [Float]
+
+    /// The space over the tracks whose vector has `names.count` values; others are left out (no vector yet,
+    /// or a vector from another version of the analyzer). Nil when fewer than two tracks remain.
+    public init?(_ inputs: [TrackInput], names stored: [String]) {
+        let tracks = inputs.filter { $0.features?.count == stored.count && !stored.isEmpty }.sorted { $0.path < $1.path }
+        guard tracks.count >= 2 else { return nil }
+        let names = stored + [Self.tempoDimension]
+        let d = names.count
+        var raw = [Double](repeating: 0, count: tracks.count * d)
+        var present = [Bool](repeating: true, count: tracks.count * d)
+        for (i, t) in tracks.enumerated() {
+            for (j, v) in t.features!.enumerated() { raw[i * d + j] = Double(v); present[i * d + j] = v.isFinite }
+            if let bpm = t.bpm, bpm > 0 { raw[i * d + d - 1] = log2(bpm) } else { present[i * d + d - 1] = false }
+        }
+        let groupCounts = Dictionary(grouping: names, by: Group.of).mapValues(\.count)
+        let weights = names.map { Float((Group.of($0).share / Double(groupCounts[Group.of($0)]!)).squareRoot()) }
+        let standard = Self.standardise(raw, present: present, rows: tracks.count, columns: d)
+        var values = [Float](repeating: 0, count: raw.count)
+        for i in 0..<tracks.count { for j in 0..<d { values[i * d + j] = Float(standard[i * d + j]) * weights[j] } }
+        self.tracks = tracks
+        self.names = names
+        self.dimensions = d
+        self.values = values
+        self.weights = weights
+        self.traits = SonicTrait.values(tracks: tracks, names: names, standard: standard)
+    }
+
+    public var count: Int { tracks.count }
+
+    /// z-scores per column; a missing value takes the column's mean (0), a constant column is 0.
+    static func standardise(_ raw: [Double], present: [Bool], rows: Int, columns: Int) -> [Double] {
+        var out = [Double](repeating: 0, count: raw.count)
+        for j in 0..<columns {
+            var sum = 0.0, n = 0
+            for i in 0..<rows where present[i * columns + j] { sum += raw[i * columns + j]; n += 1 }
+            guard n >= 2 else { continue }
+            let mean = sum / Double(n)
+            var squares = 0.0
+            for i in 0..<rows where present[i * columns + j] { let x = raw[i * columns + j] - mean; squares += x * x }
+            let sd = (squares / Double(n)).squareRoot()
+            guard sd > 1e-9 else { continue }
+            for i in 0..<rows where present[i * columns + j] { out[i * columns + j] = (raw[i * columns + j] - mean) / sd }
+        }
+        return out
+    }
+
+    public func index(of path: String) -> Int? {
+        var lo = 0, hi = tracks.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if tracks[mid].path < path { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < tracks.count && tracks[lo].path == path ? lo : nil
+    }
+
+    /// Distance between two rows (0 = identical; two unrelated tracks lie about √2 apart).
+    public func distance(_ a: Int, _ b: Int) -> Double { Double(squaredDistance(a, b)).squareRoot() }
+
+    func squaredDistance(_ a: Int, _ b: Int) -> Float {
+        values.withUnsafeBufferPointer { v in
+            var s: Float = 0
+            let x = a * dimensions, y = b * dimensions
+            for j in 0..<dimensions { let t = v[x + j] - v[y + j]; s += t * t }
+            return s
+        }
+    }
+
+    /// A row's share of distance in one group (for "why": similar timbre, similar rhythm).
+    func groupDistance(_ a: Int, _ b: Int, _ group: Group) -> Double {
+        var s: Float = 0
+        for j in 0..<dimensions where Group.of(names[j]) == group {
+            let t = values[a * dimensions + j] - values[b * dimensions + j]
+            s += t * t
+        }
+        return (Double(s) / group.share).squareRoot()
+    }
+
+    public func trait(_ row: Int, _ trait: SonicTrait) -> Double {
+        Double(traits[row * SonicTrait.all.count + trait.index])
+    }
+
+    /// Key of a track, for mixing and "why".
+    public func key(_ row: Int) -> MusicalKey? { tracks[row].key }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import Genres
+
+/// Extended M3U (UTF-8, so `.m3u8` for a file): `#EXTINF:seconds,Artist - Title` before each path.
+enum M3U {
+    static func render(_ tracks: [TrackInput], path: (TrackInput) -> String, title: String? = nil) -> String {
+        var text = "#EXTM3U\n"
+        if let title { text += "#PLAYLIST:\(oneLine(title))\n" }
+        for t in tracks {
+            let seconds = t.duration.map { Int($0.rounded()) } ?? -1
+            let label = [t.artist, t.title].compactMap { $0 }.filter { !$0.isEmpty }
+            let name = label.isEmpty ? (t.path as NSString).lastPathComponent : label.joined(separator: " - ")
+            text += "#EXTINF:\(seconds),\(oneLine(name))\n\(oneLine(path(t)))\n"
+        }
+        return text
+    }
+
+    /// A tag with a line break would start a line the player reads as a path.
+    static func oneLine(_ s: String) -> String {
+        String(s.map { $0.isNewline || $0 == "\0" ? " " : $0 })
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Genres
+
+/// `spindle mix`: an instant mix from a seed, as an extended M3U (for a player) or JSON.
+public struct MixReport: Sendable {
+    public enum Format: String, CaseIterable, Sendable { case m3u, json }
+
+    public var query: SonicQuery
+    public var steps: [MixPlanner.Step]
+    /// The library root, so the M3U's paths open from anywhere.
+    public var root: String
+
+    public var isAnswered: Bool { query.row != nil }
+
+    public static func run(_ seed: String, count: Int, settings: Settings) throws -> MixReport {
+        let query = try SonicQuery.locate(seed, settings: settings)
+        let root = try LibraryJobs.open(settings).1.path
+        return make(query, count: count, root: root)
+    }
+
+    public static func make(_ query: SonicQuery, count: Int, root: String) -> MixReport {
+        guard let space = query.space, let row = query.row else { return MixReport(query: query, steps: [], root: root) }
+        return MixReport(query: query, steps: MixPlanner(space: space).plan(seed: row, count: count), root: root)
+    }
+
+    public func render(_ format: Format) -> String {
+        switch format {
+        case .json: return json().serialized(pretty: true)
+        case .m3u: return m3u()
+        }
+    }
+
+    public func json() -> JSONValue {
+        var pairs: [(String, JSONValue)] = [("seed", .string(query.input)), ("resolved", .from(query.resolved))]
+        if let space = query.space {
+            pairs.append(("tracks", .array(steps.map { step in
+                let t = space.tracks[step.row]
+                return .object([("path", .string(t.path)), ("artist", .from(t.artist)), ("title", .from(t.title)),
+                                ("bpm", .from(t.bpm, digits: 2)), ("key", .from(t.key?.name)),
+                                ("distance", .from(step.distance, digits: 4)), ("transition", .string(step.transition))])
+            })))
+        } else {
+            pairs.append(("tracks", .array([])))
+        }
+        if let problem = query.problem { pairs.append(("error", .string(problem))) }
+        return .object(pairs)
+    }
+
+    /// Extended M3U with absolute paths: the mix goes to standard output, so no folder to be relative to.
+    func m3u() -> String {
+        guard let space = query.space else { return "#EXTM3U\n" }
+        return M3U.render(steps.map { space.tracks[$0.row] }, path: { root + "/" + $0.path })
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Genres
+import Library
+import Store
+
+/// A track named by a player or a person, found in the sonic space: the input goes through the
+/// four-strategy resolver, then the resolved file must have a feature vector of the current version.
+public struct SonicQuery: Sendable {
+    public var input: String
+    public var resolved: String?
+    public var space: SonicSpace?
+    public var row: Int?
+    /// Why there is no row, in words for the user.
+    public var problem: String?
+
+    /// Loads the library's space and finds `input` in it.
+    public static func locate(_ input: String, settings: Settings) throws -> SonicQuery {
+        let (database, root) = try LibraryJobs.open(settings)
+        let rootId = try database.writer.read { db in try FileQueries.rootId(db, path: root.path) }
+        guard let rootId else {
+            throw ConfigurationError("the database knows no library at \(root.path): run `spindle scan` first")
+        }
+        let space = try SonicLibrary.load(database, rootId: rootId).space()
+        return try locate(input, in: space, resolver: PathResolver(database: database, root: root))
+    }
+
+    public static func locate(_ input: String, in space: SonicSpace?, resolver: PathResolver) throws -> SonicQuery {
+        let resolution = try resolver.resolve(input)
+        var query = SonicQuery(input: input, resolved: resolution.resolved, space: space)
+        guard let path = resolution.resolved else {
+            query.problem = resolution.refused.map { "refused: \($0)" }
+                ?? (resolution.ambiguous.isEmpty ? "not found (tried \(resolution.tried.joined(separator: "; ")))"
+                    : "ambiguous between \(resolution.ambiguous.joined(separator: ", "))")
+            return query
+        }
+        guard let space else {
+            query.problem = "fewer than two tracks have a feature vector: run `spindle analyze` first"
+            return query
+        }
+        query.row = space.index(of: path)
+        if query.row == nil { query.problem = "\(path) has no feature vector yet: run `spindle analyze`" }
+        return query
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Genres
+import Library
+import Store
+
+/// Stage `playlists`: one extended M3U8 per composite genre, for Navidrome (which imports playlists found
+/// in the library on every scan, or in its PlaylistsPath) and Jellyfin. Paths are relative to the playlist
+/// file. A file is rewritten only when its content changes, always through a temporary and a rename, and
+/// Spindle removes or replaces only files it wrote whose bytes are still what it wrote (`playlists` table).
+public enum PlaylistsStage {
+    public struct Report: Sendable {
+        public var folder = ""
+        public var written = 0
+        public var unchanged = 0
+        public var removed = 0
+        /// Files left alone, with why (someone else's file, edited since Spindle wrote it).
+        public var skipped: [(file: String, reason: String)] = []
+    }
+
+    /// The folder a run writes to: the command line's, the config file's `[playlists] dir`, else
+    /// "Spindle Playlists" at the top of the library, where Navidrome's scan finds it.
+    public static func folder(_ requested: String?, settings: Settings, root: LibraryRoot) -> String {
+        let chosen = requested ?? settings.playlistsFolder ?? root.path + "/Spindle Playlists"
+        let absolute = chosen.hasPrefix("/") ? chosen : FileManager.default.currentDirectoryPath + "/" + chosen
+        return URL(fileURLWithPath: absolute).standardizedFileURL.path
+    }
+
+    public static func run(database: SpindleDatabase, root: LibraryRoot, rootId: Int64, folder requested: String) throws -> Report {
+        try FileManager.default.createDirectory(atPath: requested, withIntermediateDirectories: true)
+        // Relative paths are computed between real locations, so a symlinked folder still points right.
+        let folder = URL(fileURLWithPath: requested).resolvingSymlinksInPath().path
+        let realRoot = URL(fileURLWithPath: root.path).resolvingSymlinksInPath().path
+        let library = try SonicLibrary.load(database, rootId: rootId)
+        let tracks = Dictionary(uniqueKeysWithValues: library.rows.map { ($0.input.path, $0.input) })
+        let (genres, known) = try database.writer.read { db in
+            (try GenreQueries.stored(db), try PlaylistQueries.written(db, in: folder))
+        }
+        let ours = Dictionary(uniqueKeysWithValues: known.map { ($0.file, $0) })
+        var report = Report(folder: folder)
+        var targets = Set<String>()
+        for (genre, members) in genres.sorted(by: { $0.0.name < $1.0.name }) {
+            var file = folder + "/" + fileName(genre.name) + ".m3u8"
+            var n = 2
+            while targets.contains(file) { file = folder + "/" + fileName(genre.name) + " (\(n)).m3u8"; n += 1 }
+            targets.insert(file)
+            let list = members.compactMap { tracks[$0.path] }
+            let text = M3U.render(list, path: { relative(from: folder, to: realRoot + "/" + $0.path) }, title: genre.name)
+            let digest = PlaylistFile.digest(Data(text.utf8))
+            switch PlaylistFile.state(file) {
+            case .other(let what):
+                report.skipped.append((file, "\(what), not a playlist Spindle wrote"))
+                continue
+            case .regular(let current):
+                if let mine = ours[file], mine.digest == current {
+                    if current == digest { report.unchanged += 1; continue }
+                } else if current == digest {
+                    // Byte-identical to what Spindle would write (a database rebuilt since): adopt it.
+                    try database.writer.write { db in
+                        try PlaylistQueries.record(db, .init(file: file, genre: genre.name, digest: digest, tracks: list.count))
+                    }
+                    report.unchanged += 1
+                    continue
+                } else {
+                    report.skipped.append((file, ours[file] == nil ? "a file Spindle did not write has this name"
+                                                                   : "edited since Spindle wrote it"))
+                    continue
+                }
+            case .missing:
+                break
+            }
+            try PlaylistFile.write(Data(text.utf8), to: file)
+            try database.writer.write { db in
+                try PlaylistQueries.record(db, .init(file: file, genre: genre.name, digest: digest, tracks: list.count))
+            }
+            report.written += 1
+        }
+        for old in known where !targets.contains(old.file) {
+            switch PlaylistFile.state(old.file) {
+            case .regular(let current) where current == old.digest:
+                guard unlink(old.file) == 0 || errno == ENOENT else {
+                    report.skipped.append((old.file, "cannot remove: \(String(cString: strerror(errno)))"))
+                    continue
+                }
+                report.removed += 1
+            case .regular:
+                report.skipped.append((old.file, "its genre is gone, but it was edited since Spindle wrote it: left in place"))
+            case .other(let what):
+                report.skipped.append((old.file, "\(what) now: left in place"))
+            case .missing:
+                break
+            }
+            try database.writer.write { db in try PlaylistQueries.forget(db, file: old.file) }
+        }
+        return report
+    }
+
+    /// A genre name as a file name: no folder separators, no control characters, no leading dot.
+    static func fileName(_ name: String) -> String {
+        var s = String(name.map { $0 == "/" || $0 == "\\" || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? "_" : $0 })
+        while s.hasPrefix(".") { s.removeFirst() }
+        s = s.trimmingCharacters(in: .whitespaces)
+        if s.utf8.count > 200 { s = String(s.prefix(120)) }
+        return s.isEmpty ? "Genre" : s
+    }
+
+    /// `file` as seen from `folder`: "../Artist/Album/01.flac".
+    static func relative(from folder: String, to file: String) -> String {
+        let a = folder.split(separator: "/"), b = file.split(separator: "/")
+        var common = 0
+        while common < a.count, common < b.count - 1, a[common] == b[common] { common += 1 }
+        return (Array(repeating: "..", count: a.count - common) + b[common...].map(String.init)).joined(separator: "/")
+    }
+}
