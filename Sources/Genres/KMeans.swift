@@ -19,7 +19,7 @@ public enum KMeans {
     }
 
     public static func best(_ points: [Float], dimensions: Int, ks: ClosedRange<Int>, restarts: Int = 8,
-                            seed: UInt64 = 0x5eed, sampleLimit: Int = 3000) -> Result? {
+                            seed: UInt64 = 0x5eed, sampleLimit: Int = 2000) -> Result? {
         let n = points.count / dimensions
         let step = max(1, (n + sampleLimit - 1) / sampleLimit)
         let sampleRows = Array(Swift.stride(from: 0, to: n, by: step))
@@ -134,18 +134,32 @@ public enum KMeans {
         }
     }
 
+    /// Silhouettes of every point; each pair's distance is computed once (the matrix is symmetric).
     static func silhouettes(_ points: [Float], dimensions d: Int, _ assignment: [Int], k: Int) -> [Double] {
         let n = points.count / d
-        return (0..<n).map { i in
-            var sums = [Double](repeating: 0, count: k), counts = [Int](repeating: 0, count: k)
-            for j in 0..<n where j != i {
-                sums[assignment[j]] += Double(distance2(points, i, points, j, dimensions: d).squareRoot())
-                counts[assignment[j]] += 1
+        var sums = [Double](repeating: 0, count: n * k)
+        points.withUnsafeBufferPointer { p in
+            for i in 0..<n {
+                let a = i * d, ci = assignment[i]
+                for j in (i + 1)..<max(i + 1, n) {
+                    let b = j * d
+                    var s: Float = 0
+                    for t in 0..<d { let v = p[a + t] - p[b + t]; s += v * v }
+                    let dist = Double(s.squareRoot())
+                    sums[i * k + assignment[j]] += dist
+                    sums[j * k + ci] += dist
+                }
             }
+        }
+        var counts = [Int](repeating: 0, count: k)
+        for c in assignment { counts[c] += 1 }
+        return (0..<n).map { i in
             let own = assignment[i]
-            guard counts[own] > 0 else { return 0 }
-            let a = sums[own] / Double(counts[own])
-            let b = (0..<k).filter { $0 != own && counts[$0] > 0 }.map { sums[$0] / Double(counts[$0]) }.min() ?? 0
+            guard counts[own] > 1 else { return 0 }
+            let a = sums[i * k + own] / Double(counts[own] - 1)
+            var b = Double.infinity
+            for c in 0..<k where c != own && counts[c] > 0 { b = min(b, sums[i * k + c] / Double(counts[c])) }
+            if !b.isFinite { b = 0 }
             let m = max(a, b)
             return m > 0 ? (b - a) / m : 0
         }

@@ -31,7 +31,7 @@ enum HTMLReport {
             th { background: #f1f4f8; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
             .kind { display: inline-block; padding: 0 .45rem; border-radius: 9px; font-size: .8rem; color: #fff; }
             .rule { background: #3b6fd8; } .cluster { background: #d8783b; }
-            .why { color: #4a5262; }
+            .why { color: #4a5262; } figure.map { margin-top: 1.2rem; }
             </style></head><body>
             <h1>\(escape(data.title))</h1>
             <p class="meta">\(data.genres.count) composite genres over \(data.tracks.count) tracks · generated \(formatter.string(from: data.generatedAt))</p>
@@ -41,6 +41,7 @@ enum HTMLReport {
             <figure><figcaption>Loudness</figcaption>\(SVGChart.vertical(loudness, color: "#d8783b", axis: "integrated loudness (LUFS)"))</figure>
             <figure><figcaption>Decades</figcaption>\(SVGChart.vertical(decades, color: "#8a5cd1", axis: "decade"))</figure>
             </div>
+            \(mapFigure(data.map))
 
             """
         html += "<h2>Genres</h2>\n<table><tr><th>genre</th><th>kind</th><th>tracks</th><th>confidence</th><th>basis</th></tr>\n"
@@ -61,6 +62,15 @@ enum HTMLReport {
             html += "</table>\n"
         }
         return html + "</body></html>\n"
+    }
+
+    /// The library map, full width, with its legend and what the axes show.
+    static func mapFigure(_ map: ReportData.Map?) -> String {
+        guard let map, !map.points.isEmpty else { return "" }
+        let sampled = map.points.count < map.tracks ? " (an even sample of \(map.points.count))" : ""
+        let caption = String(format: "Library map: %d tracks%@ on the two main axes of the sonic space (%.0f %% and %.0f %% of the variance), coloured by cluster",
+                             map.tracks, sampled, map.explained.0 * 100, map.explained.1 * 100)
+        return "<figure class=\"map\"><figcaption>\(escape(caption))</figcaption>\(SVGChart.scatter(map))</figure>\n"
     }
 
     static func escape(_ s: String) -> String {

@@ -13,16 +13,41 @@ public struct ReportData: Sendable {
         }
     }
 
+    /// The library's map: every track (or an even sample of a large library) on the two principal axes of
+    /// the sonic space, with the cluster genre it belongs to.
+    public struct Map: Sendable {
+        public struct Point: Sendable {
+            public var path: String
+            public var x: Double
+            public var y: Double
+            public var cluster: String?
+            public init(path: String, x: Double, y: Double, cluster: String?) {
+                self.path = path; self.x = x; self.y = y; self.cluster = cluster
+            }
+        }
+        public var points: [Point]
+        /// How many tracks the map stands for (more than `points` when sampled).
+        public var tracks: Int
+        /// Share of the variance the two axes show.
+        public var explained: (Double, Double)
+        public init(points: [Point], tracks: Int, explained: (Double, Double)) {
+            self.points = points; self.tracks = tracks; self.explained = explained
+        }
+    }
+
     public var title: String
     public var generatedAt: Date
     public var genres: [CompositeGenre]
     public var tracks: [Track]
+    public var map: Map?
 
-    public init(title: String = "Spindle genre report", generatedAt: Date = Date(), genres: [CompositeGenre], tracks: [Track]) {
+    public init(title: String = "Spindle genre report", generatedAt: Date = Date(), genres: [CompositeGenre], tracks: [Track],
+                map: Map? = nil) {
         self.title = title
         self.generatedAt = generatedAt
         self.genres = genres
         self.tracks = tracks
+        self.map = map
     }
 
     /// Counts per bucket of `width`, from the lowest to the highest non-empty bucket.

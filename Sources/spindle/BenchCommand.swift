@@ -9,7 +9,9 @@ struct BenchCommand: ParsableCommand {
         discussion: """
             Decodes every audio file under DIR (default: the library) once without analysis and once with \
             every analyzer, in one worker process as `analyze` runs them, in the same run, then again on \
-            --jobs workers. No database is used; nothing under DIR is changed.
+            --jobs workers. No database is used; nothing under DIR is changed. With --sonic N, no audio: a \
+            synthetic library of N feature vectors in a temporary database, timing `similar` queries, a \
+            mix and `genres build` on it, with peak memory.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -18,10 +20,17 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print one JSON object.") var json = false
     @Option(help: ArgumentHelp(Settings.onlyHelp, valueName: "list"))
     var only: String?
+    @Option(help: "Benchmark similarity and clustering on this many synthetic tracks instead of audio.") var sonic: Int?
     @Argument(help: "Folder or files to measure.") var paths: [String] = []
 
     func run() throws {
         try runCommand {
+            if let sonic {
+                guard sonic >= 10, sonic <= 2_000_000 else { throw CommandFailure.usage("--sonic takes 10...2000000 tracks") }
+                let report = try SonicBenchmark.run(tracks: sonic)
+                print(json ? report.json().serialized(pretty: true) : report.text())
+                return 0
+            }
             let settings = try global.settings(jobs: jobs, only: only.map { [$0] })
             let files = try BenchmarkReport.files(in: paths.isEmpty ? [try settings.requireLibrary()] : paths)
             let report = try BenchmarkReport.run(files: files, settings: settings, rounds: rounds)

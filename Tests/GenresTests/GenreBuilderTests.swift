@@ -40,14 +40,27 @@ final class GenreBuilderTests: XCTestCase {
             t.append(TrackInput(path: "greek/\(i).flac", title: "Καλημέρα \(i)", artist: "Ορφέας", genres: ["Rock"],
                                 bpm: 100, lufs: -12, loudnessRange: 7))
         }
-        // Untagged: fast and loud, slow and quiet.
+        // Untagged: fast, bright and percussive; slow, dark and smooth. Tagged tracks sit in between.
         for i in 0..<8 {
             t.append(TrackInput(path: "untagged/fast\(i).mp3", title: "Track \(i)", bpm: 172 + Double(i % 3), lufs: -7 - Double(i % 2),
-                                loudnessRange: 4))
+                                loudnessRange: 4, features: vector(bright: 2, percussive: 2, jitter: i)))
             t.append(TrackInput(path: "untagged/slow\(i).mp3", title: "Tune \(i)", bpm: 68 + Double(i % 3), lufs: -24 + Double(i % 2),
-                                loudnessRange: 12))
+                                loudnessRange: 12, features: vector(bright: -2, percussive: -2, jitter: i)))
         }
+        for i in t.indices where t[i].features == nil { t[i].features = vector(bright: 0, percussive: 0, jitter: i) }
         return t
+    }
+
+    /// A feature vector in `SonicFixture.names`' dimensions with the given brightness and percussiveness.
+    func vector(bright: Float, percussive: Float, jitter: Int) -> [Float] {
+        SonicFixture.names.enumerated().map { j, name in
+            let wobble = Float((jitter * 7 + j * 3) % 5) * 0.05
+            switch name {
+            case "centroid_oct_mean", "rolloff_oct_mean": return bright + wobble
+            case "onset_rate", "attack": return percussive + wobble
+            default: return 0
+            }
+        }
     }
 
     func testRuleGenresAreFoundWithExplanations() throws {
@@ -75,7 +88,7 @@ final class GenreBuilderTests: XCTestCase {
     }
 
     func testClusterRecoversTheUntaggedGroups() throws {
-        let out = GenreBuilder(taxonomy: taxonomy, rules: rules).build(library())
+        let out = GenreBuilder(taxonomy: taxonomy, rules: rules).build(library(), featureNames: SonicFixture.names)
         let clusters = out.genres.filter { $0.kind == .cluster }
         XCTAssertFalse(clusters.isEmpty, "\(out.genres.map(\.name)) dropped: \(out.dropped)")
         let fast = Set((0..<8).map { "untagged/fast\($0).mp3" })
@@ -87,9 +100,17 @@ final class GenreBuilderTests: XCTestCase {
         }
         XCTAssertTrue(recovered, clusters.map { "\($0.name): \($0.members.map(\.path))" }.joined(separator: "\n"))
         for c in clusters {
-            XCTAssertTrue(c.description.contains("BPM"))
+            XCTAssertTrue(c.description.hasPrefix("cluster over timbre, rhythm and tonal dimensions: "), c.description)
+            XCTAssertFalse(c.name.contains { $0.isNumber } && !c.name.contains("BPM"), "named from traits, not numbered: \(c.name)")
             for m in c.members { XCTAssertTrue(m.explanation.hasPrefix("cluster: ") && m.explanation.contains("this track")) }
         }
+        XCTAssertEqual(Set(clusters.map(\.name)).count, clusters.count, "names are unique")
+        // The fast group's shelf is named from what sets it apart, and each member says how it measures there.
+        let fastShelf = try XCTUnwrap(clusters.first { Set($0.members.map(\.path)).isSuperset(of: fast) })
+        XCTAssertTrue(fastShelf.name.contains("Bright") || fastShelf.name.contains("Percussive") || fastShelf.name.contains("BPM"),
+                      fastShelf.name)
+        let member = try XCTUnwrap(fastShelf.members.first { $0.path == "untagged/fast0.mp3" })
+        XCTAssertTrue(member.explanation.contains("σ") && member.explanation.contains("BPM"), member.explanation)
     }
 
     func testEveryMembershipIsExplainedAndScored() {
@@ -106,9 +127,10 @@ final class GenreBuilderTests: XCTestCase {
 
     func testBuildsAreDeterministic() {
         let builder = GenreBuilder(taxonomy: taxonomy, rules: rules)
-        let a = builder.build(library())
-        let b = builder.build(library().reversed())
+        let a = builder.build(library(), featureNames: SonicFixture.names)
+        let b = builder.build(library().reversed(), featureNames: SonicFixture.names)
         XCTAssertEqual(a.genres, b.genres)
+        XCTAssertTrue(a.genres.contains { $0.kind == .cluster })
     }
 
     func testLanguageFromScriptAndTags() {

@@ -29,9 +29,8 @@ public struct FeatureVector: Sendable, Equatable {
 
     public init?(encoded data: Data) {
         guard data.count % 4 == 0 else { return nil }
-        values = stride(from: 0, to: data.count, by: 4).map { i in
-            let bits = data[data.startIndex + i..<data.startIndex + i + 4].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * $1.offset) }
-            return Float(bitPattern: bits)
+        values = data.withUnsafeBytes { raw in
+            (0..<raw.count / 4).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
         }
     }
 }

@@ -22,8 +22,8 @@ public struct MixPlanner: Sendable {
     public var keyPenalty = 0.4
     /// How much staying near the seed counts against following the last track.
     public var seedPull = 0.5
-    /// Closer than this, two tracks are one recording in two encodings (the devset's transcodes lie within
-    /// 0.1 of their source; distinct recordings rarely come within 0.3).
+    /// Closer than this, and as long to the second, two tracks are one recording in two encodings (the
+    /// development set's transcodes lie within 0.1 of their source).
     public var sameRecording = 0.15
 
     public init(space: SonicSpace) { self.space = space }
@@ -54,6 +54,7 @@ public struct MixPlanner: Sendable {
     func isRepeat(_ a: Int, _ b: Int) -> Bool {
         let x = space.tracks[a], y = space.tracks[b]
         if let t = x.title?.lowercased(), !t.isEmpty, t == y.title?.lowercased(), sameArtist(a, b) { return true }
+        if let p = x.duration, let q = y.duration, abs(p - q) >= 1 { return false }
         return space.distance(a, b) < sameRecording
     }
 

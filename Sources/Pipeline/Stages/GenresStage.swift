@@ -44,7 +44,29 @@ public enum GenresStage {
                            description: genre.description,
                            members: members.map { Membership(path: $0.path, score: $0.score, explanation: $0.explanation) })
         }
-        return ReportData(genres: genres, tracks: numbers.map { ReportData.Track(path: $0.path, bpm: $0.bpm, lufs: $0.lufs, year: $0.year) })
+        return ReportData(genres: genres, tracks: numbers.map { ReportData.Track(path: $0.path, bpm: $0.bpm, lufs: $0.lufs, year: $0.year) },
+                          map: try map(database: database, genres: genres))
+    }
+
+    /// At most this many dots on the report's map: beyond it, an even sample (in path order).
+    static let mapPoints = 5000
+
+    /// The report's map: the sonic space projected on its two principal axes, each dot coloured by the
+    /// cluster genre that holds the track most strongly.
+    static func map(database: SpindleDatabase, genres: [CompositeGenre]) throws -> ReportData.Map? {
+        let roots = try database.writer.read { db in try FileQueries.roots(db) }
+        guard roots.count == 1, let rootId = try database.writer.read({ db in try FileQueries.rootId(db, path: roots[0]) }),
+              let space = try SonicLibrary.load(database, rootId: rootId).space() else { return nil }
+        var cluster: [String: (name: String, score: Double)] = [:]
+        for genre in genres where genre.kind == .cluster {
+            for m in genre.members where (cluster[m.path]?.score ?? -1) < m.score { cluster[m.path] = (genre.name, m.score) }
+        }
+        let projection = Projection(space)
+        let step = max(1, (space.count + mapPoints - 1) / mapPoints)
+        let points = Swift.stride(from: 0, to: space.count, by: step).map { i in
+            ReportData.Map.Point(path: space.tracks[i].path, x: projection.x[i], y: projection.y[i], cluster: cluster[space.tracks[i].path]?.name)
+        }
+        return ReportData.Map(points: points, tracks: space.count, explained: projection.explained)
     }
 
     /// `genres report`: the database's stored genres; a missing database is a usage error, not a new file.

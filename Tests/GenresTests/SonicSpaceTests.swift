@@ -1,0 +1,202 @@
+import Analysis
+@testable import Genres
+import XCTest
+
+/// A small library in the sonic space: planted groups of feature vectors with tempi, keys and artists.
+enum SonicFixture {
+    static let names = (1...6).map { "mfcc\($0)_mean" } + ["centroid_oct_mean", "rolloff_oct_mean", "flatness_log_mean",
+        "contrast1_mean", "onset_rate", "attack", "key_strength", "minor"]
+
+    /// `groups` centres far apart, `perGroup` tracks around each (SplitMix normals, so the same every run).
+    static func tracks(groups: Int = 3, perGroup: Int = 12, spread: Float = 0.5) -> [TrackInput] {
+        var rng = KMeans.Generator(seed: 42)
+        func normal() -> Float {
+            let u = max(1e-12, rng.unit()), v = rng.unit()
+            return Float((-2 * log(u)).squareRoot() * cos(2 * .pi * v))
+        }
+        var out: [TrackInput] = []
+        for g in 0..<groups {
+            let centre = names.indices.map { Float(($0 * 7 + g * 13) % 5) * Float(g + 1) * 0.8 }
+            for i in 0..<perGroup {
+                var t = TrackInput(path: "g\(g)/\(String(format: "%02d", i)).flac", title: "Song \(g)-\(i)",
+                                   artist: "Artist \(i % 3)", bpm: 90 + Double(g) * 30 + Double(i % 3),
+                                   lufs: -14 + Double(g), features: centre.map { $0 + spread * normal() },
+                                   key: MusicalKey(tonic: (g * 7 + i % 2) % 12, minor: g == 1),
+                                   duration: 150 + Double(i * 7))
+                if g == 1 { t.features![names.firstIndex(of: "minor")!] = 1 }
+                out.append(t)
+            }
+        }
+        return out
+    }
+}
+
+final class SonicSpaceTests: XCTestCase {
+    func testNearestNeighboursComeFromTheSameGroupAndAreOrdered() throws {
+        let space = try XCTUnwrap(SonicSpace(SonicFixture.tracks(), names: SonicFixture.names))
+        XCTAssertEqual(space.dimensions, SonicFixture.names.count + 1, "the stored dimensions plus log₂ tempo")
+        for row in [0, 13, 30] {
+            let found = space.nearest(to: row, count: 5)
+            XCTAssertEqual(found.count, 5)
+            XCTAssertFalse(found.contains { $0.row == row }, "a track is not its own neighbour")
+            let group = space.tracks[row].path.prefix(2)
+            XCTAssertTrue(found.allSatisfy { space.tracks[$0.row].path.hasPrefix(group) }, "\(found.map { space.tracks[$0.row].path })")
+            XCTAssertEqual(found.map(\.distance), found.map(\.distance).sorted())
+            // The scan agrees with distances computed one by one.
+            let brute = (0..<space.count).filter { $0 != row }.sorted { space.distance(row, $0) < space.distance(row, $1) }.prefix(5)
+            XCTAssertEqual(found.map(\.row), Array(brute))
+        }
+    }
+
+    func testAnExactCopyIsTheNearestAndTheWhyNamesKeyAndTempo() throws {
+        var tracks = SonicFixture.tracks()
+        var copy = tracks[5]
+        copy.path = "copies/g0-05.ogg"
+        tracks.append(copy)
+        let space = try XCTUnwrap(SonicSpace(tracks, names: SonicFixture.names))
+        let row = try XCTUnwrap(space.index(of: "copies/g0-05.ogg"))
+        let nearest = try XCTUnwrap(space.nearest(to: row, count: 1).first)
+        XCTAssertEqual(space.tracks[nearest.row].path, "g0/05.flac")
+        XCTAssertEqual(nearest.distance, 0, accuracy: 1e-6)
+        let why = space.why(row, nearest.row)
+        XCTAssertTrue(why.hasPrefix("same key, same tempo"), why)
+        XCTAssertTrue(why.contains("similar"), why)
+    }
+
+    func testTheSpaceDoesNotDependOnInputOrderAndSkipsTracksWithoutAVector() throws {
+        var tracks = SonicFixture.tracks()
+        tracks.append(TrackInput(path: "none/no-vector.flac", bpm: 120))
+        tracks.append(TrackInput(path: "none/short.flac", features: [1, 2, 3]))
+        let a = try XCTUnwrap(SonicSpace(tracks, names: SonicFixture.names))
+        let b = try XCTUnwrap(SonicSpace(tracks.reversed(), names: SonicFixture.names))
+        XCTAssertEqual(a.count, 36)
+        XCTAssertNil(a.index(of: "none/no-vector.flac"))
+        XCTAssertEqual(a.values, b.values)
+        XCTAssertEqual(a.tracks.map(\.path), b.tracks.map(\.path))
+    }
+
+    func testGroupWeightsGiveEachGroupItsShareWhateverItsSize() throws {
+        let space = try XCTUnwrap(SonicSpace(SonicFixture.tracks(), names: SonicFixture.names))
+        var share: [SonicSpace.Group: Double] = [:]
+        for (j, name) in space.names.enumerated() { share[SonicSpace.Group.of(name), default: 0] += Double(space.weights[j] * space.weights[j]) }
+        XCTAssertEqual(share[.timbre]!, 0.60, accuracy: 1e-5)
+        XCTAssertEqual(share[.rhythm]!, 0.25, accuracy: 1e-5)
+        XCTAssertEqual(share[.tonal]!, 0.15, accuracy: 1e-5)
+    }
+
+    func testKeyRelationsFollowTheCamelotWheel() throws {
+        let c = MusicalKey(tonic: 0, minor: false), am = MusicalKey(tonic: 9, minor: true)
+        XCTAssertEqual(c.camelotName, "8B")
+        XCTAssertEqual(am.camelotName, "8A")
+        XCTAssertEqual(MusicalKey(tonic: 7, minor: false).camelotName, "9B")
+        XCTAssertEqual(MusicalKey(tonic: 4, minor: true).camelotName, "9A")
+        XCTAssertEqual(MusicalKey(tonic: 5, minor: false).camelotName, "7B")
+        XCTAssertEqual(KeyRelation(c, c), .same)
+        XCTAssertEqual(KeyRelation(c, am), .relative)
+        XCTAssertEqual(KeyRelation(c, MusicalKey(tonic: 7, minor: false)), .fifth)
+        XCTAssertEqual(KeyRelation(c, MusicalKey(tonic: 5, minor: false)), .fifth)
+        XCTAssertEqual(KeyRelation(c, MusicalKey(tonic: 0, minor: true)), .parallel)
+        XCTAssertEqual(KeyRelation(c, MusicalKey(tonic: 6, minor: false)), .distant(6))
+        XCTAssertFalse(KeyRelation(c, MusicalKey(tonic: 2, minor: false)).isCompatible)
+    }
+
+    func testTempoRelationFoldsOctaves() {
+        let double = TempoRelation(60, 121)
+        XCTAssertEqual(double.octave, 1)
+        XCTAssertEqual(double.percent, 0.83, accuracy: 0.01)
+        XCTAssertTrue(double.isMatchable)
+        let near = TempoRelation(120, 124)
+        XCTAssertEqual(near.octave, 0)
+        XCTAssertEqual(near.percent, 3.33, accuracy: 0.01)
+        XCTAssertTrue(near.isMatchable)
+        XCTAssertFalse(TempoRelation(120, 132).isMatchable)
+        XCTAssertFalse(TempoRelation(120, 90).isMatchable, "3:4 is no beat-matchable level")
+    }
+
+    func testProjectionFindsTheMainAxis() throws {
+        // Six dimensions moving together along one direction, one uncorrelated across it (onset rate): the first
+        // axis carries the six (weight 6 × 0.06 against 0.6/7·… for the one), the second the other.
+        let tracks = (0..<40).map { i -> TrackInput in
+            let t = Float(i) / 4
+            return TrackInput(path: "p/\(String(format: "%02d", i))", features: SonicFixture.names.indices.map { j in
+                j < 6 ? t : (SonicFixture.names[j] == "onset_rate" ? Float((i * 7) % 5) : 0)
+            })
+        }
+        let space = try XCTUnwrap(SonicSpace(tracks, names: SonicFixture.names))
+        let projection = Projection(space)
+        XCTAssertGreaterThan(projection.explained.0, 0.75)
+        XCTAssertGreaterThan(projection.explained.0 + projection.explained.1, 0.99)
+        // Along the axis the order of the points is kept (in one direction or the other).
+        let xs = projection.x
+        XCTAssertTrue(zip(xs, xs.dropFirst()).allSatisfy { $0 < $1 } || zip(xs, xs.dropFirst()).allSatisfy { $0 > $1 })
+        let again = Projection(space)
+        XCTAssertEqual(again.x, xs, "the same space gives the same map")
+    }
+}
+
+final class MixPlannerTests: XCTestCase {
+    func testMixStartsWithTheSeedNeverRepeatsAnArtistOrARecordingAndStaysNear() throws {
+        var tracks = SonicFixture.tracks(groups: 3, perGroup: 20)
+        // Another encoding of the seed: the mix must not play it again.
+        var copy = tracks[0]
+        copy.path = "copies/seed.mp3"
+        tracks.append(copy)
+        let space = try XCTUnwrap(SonicSpace(tracks, names: SonicFixture.names))
+        let seed = try XCTUnwrap(space.index(of: "g0/00.flac"))
+        let steps = MixPlanner(space: space).plan(seed: seed, count: 12)
+        XCTAssertEqual(steps.count, 12)
+        XCTAssertEqual(steps.first?.row, seed)
+        XCTAssertEqual(steps.first?.transition, "seed")
+        XCTAssertEqual(Set(steps.map(\.row)).count, 12)
+        XCTAssertFalse(steps.contains { space.tracks[$0.row].path == "copies/seed.mp3" })
+        for (a, b) in zip(steps, steps.dropFirst()) {
+            XCTAssertNotEqual(space.tracks[a.row].artist, space.tracks[b.row].artist)
+        }
+        XCTAssertTrue(steps.allSatisfy { space.tracks[$0.row].path.hasPrefix("g0/") }, "a mix stays in the seed's neighbourhood")
+        for step in steps.dropFirst() {
+            XCTAssertTrue(step.transition.contains("BPM") && step.transition.contains("→"), step.transition)
+        }
+        XCTAssertEqual(MixPlanner(space: space).plan(seed: seed, count: 12), steps, "the same library gives the same mix")
+    }
+
+    func testMixPrefersABeatMatchableTempo() throws {
+        // Two candidates equally near in sound: one at +2 % tempo, one at +12 %.
+        let base: [Float] = SonicFixture.names.map { _ in 0 }
+        func track(_ path: String, _ bpm: Double, _ artist: String, shift: Float) -> TrackInput {
+            var v = base
+            v[0] = shift
+            return TrackInput(path: path, artist: artist, bpm: bpm, features: v, key: MusicalKey(tonic: 0, minor: false),
+                              duration: 180 + Double(path.count))
+        }
+        var tracks = [track("seed.flac", 120, "A", shift: 0), track("near-tempo.flac", 122.4, "B", shift: 0.5),
+                      track("far-tempo.flac", 134.4, "C", shift: -0.5)]
+        // Filler, far away, so the standardisation has a spread to work with.
+        for i in 0..<8 { tracks.append(track("far/\(i).flac", 80, "F\(i)", shift: 5 + Float(i))) }
+        let space = try XCTUnwrap(SonicSpace(tracks, names: SonicFixture.names))
+        let steps = MixPlanner(space: space).plan(seed: space.index(of: "seed.flac")!, count: 2)
+        XCTAssertEqual(space.tracks[steps[1].row].path, "near-tempo.flac")
+    }
+}
+
+final class ClusterNamingTests: XCTestCase {
+    func testNamesAreUniqueAndGrowByTheNextTraitNotByANumber() {
+        // Two clusters whose strongest traits agree (bright, percussive) but differ on the third.
+        var a = [Double](repeating: 0, count: SonicTrait.all.count), b = a
+        a[SonicTrait.brightness.index] = 1.4; a[SonicTrait.percussiveness.index] = 1.1; a[SonicTrait.noisiness.index] = 0.9
+        b[SonicTrait.brightness.index] = 1.3; b[SonicTrait.percussiveness.index] = 1.0; b[SonicTrait.noisiness.index] = -0.8
+        var c = [Double](repeating: 0, count: SonicTrait.all.count)
+        c[SonicTrait.loudness.index] = -1.2; c[SonicTrait.mode.index] = 0.9; c[SonicTrait.clarity.index] = 0.7
+        let names = SonicClusters.uniqueNames([(a, nil, 30), (b, nil, 20), (c, nil, 10)]).map(\.name)
+        XCTAssertEqual(names[0], "Bright Percussive")
+        XCTAssertEqual(names[1], "Bright Percussive Clean")
+        XCTAssertEqual(names[2], "Soft Minor", "mode reads last; two adjectives where two suffice")
+        XCTAssertEqual(Set(names).count, 3)
+    }
+
+    func testANarrowTempoSpanJoinsTheName() {
+        var a = [Double](repeating: 0, count: SonicTrait.all.count)
+        a[SonicTrait.brightness.index] = 1.2
+        let span = SonicClusters.TempoRange(low: 125, high: 135, text: "125–135 BPM")
+        XCTAssertEqual(SonicClusters.uniqueNames([(a, span, 10)]).first?.name, "Bright 125–135 BPM")
+    }
+}
