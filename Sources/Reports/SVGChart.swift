@@ -68,7 +68,7 @@ enum SVGChart {
         // Unclustered first, so the coloured dots lie on top.
         for p in map.points.sorted(by: { ($0.cluster == nil ? 0 : 1) < ($1.cluster == nil ? 0 : 1) }) {
             let fill = p.cluster.flatMap { colour[$0] } ?? unclustered
-            svg += String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%@\" fill-opacity=\"0.85\"><title>%@</title></circle>",
+            svg += String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%@\"><title>%@</title></circle>",
                           sx(p.x), sy(p.y), radius, fill, HTMLReport.escape(p.path + (p.cluster.map { " · " + $0 } ?? "")))
         }
         let legendX = width - legendWidth + 8

@@ -13,7 +13,15 @@ final class ReportTests: XCTestCase {
             CompositeGenre(name: "Upbeat 2010s Electronic", kind: .cluster, confidence: 0.71,
                            description: "cluster: 124–130 BPM, loud", members: [Membership(path: "c.flac", score: 0.6, explanation: "cluster: x")]),
         ],
-        tracks: (0..<40).map { ReportData.Track(path: "t\($0)", bpm: 70 + Double($0) * 3, lufs: -20 + Double($0 % 10), year: 1970 + $0) })
+        tracks: (0..<40).map { ReportData.Track(path: "t\($0)", bpm: 70 + Double($0) * 3, lufs: -20 + Double($0 % 10), year: 1970 + $0) },
+        map: ReportData.Map(points: (0..<60).map(ReportTests.mapPoint), tracks: 60, explained: (0.41, 0.22)))
+
+    /// Two clusters side by side and five tracks in none.
+    static func mapPoint(_ i: Int) -> ReportData.Map.Point {
+        let cluster: String? = i < 30 ? "Bright Percussive" : (i < 55 ? "Soft Sparse Minor" : nil)
+        let x = Double(i % 10) + (i < 30 ? 0.0 : 20.0)
+        return ReportData.Map.Point(path: "t\(i)", x: x, y: Double(i / 10), cluster: cluster)
+    }
 
     func testJSONFollowsTheContract() throws {
         let text = ReportFormat.json.render(data)
@@ -43,12 +51,14 @@ final class ReportTests: XCTestCase {
 
     func testHTMLIsSelfContainedWithChartsAndEscaping() {
         let html = ReportFormat.html.render(data)
-        XCTAssertEqual(html.components(separatedBy: "<svg").count - 1, 4, "four charts")
+        XCTAssertEqual(html.components(separatedBy: "<svg").count - 1, 5, "four charts and the map")
+        XCTAssertEqual(html.components(separatedBy: "<circle ").count - 1, 60, "a dot per track on the map")
+        XCTAssertTrue(html.contains("Soft Sparse Minor (25)") && html.contains("in no cluster"), "the map's legend")
         XCTAssertFalse(html.contains("<script"))
         // Self-contained: the only address in the page is the SVG namespace, once per chart.
         let addresses = html.components(separatedBy: "http").count - 1
         XCTAssertEqual(addresses, html.components(separatedBy: "xmlns=\"http://www.w3.org/2000/svg\"").count - 1)
-        XCTAssertEqual(addresses, 4)
+        XCTAssertEqual(addresses, 5)
         XCTAssertFalse(html.contains("src=\"http"))
         XCTAssertTrue(html.contains("genre &lt;K-Pop&gt; &amp; more"))
         XCTAssertTrue(html.contains("a/사랑.mp3"))
@@ -78,7 +88,7 @@ final class ReportTests: XCTestCase {
         try ReportFormat.html.render(data).write(toFile: dir + "/report.html", atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: browser)
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,1000",
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,1700",
                              "--screenshot=\(dir)/shot.png", "file://\(dir)/report.html"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -91,6 +101,10 @@ final class ReportTests: XCTestCase {
         for (name, rgb) in [("genres", (0x3b, 0x6f, 0xd8)), ("tempo", (0x2f, 0x9e, 0x77)), ("loudness", (0xd8, 0x78, 0x3b)),
                             ("decades", (0x8a, 0x5c, 0xd1))] {
             XCTAssertGreaterThan(colours[rgb.0 << 16 | rgb.1 << 8 | rgb.2] ?? 0, 200, "the \(name) chart's bars are visible")
+        }
+        // The map: both clusters' dots (30 and 25 of radius 4.5) and the unclustered grey ones.
+        for (name, rgb) in [("first cluster", (0xe6, 0x19, 0x4b)), ("second cluster", (0x3c, 0xb4, 0x4b)), ("no cluster", (0xb8, 0xbe, 0xc9))] {
+            XCTAssertGreaterThan(colours[rgb.0 << 16 | rgb.1 << 8 | rgb.2] ?? 0, 100, "the map's \(name) dots are visible")
         }
     }
 }

@@ -22,9 +22,11 @@ public struct MixPlanner: Sendable {
     public var keyPenalty = 0.4
     /// How much staying near the seed counts against following the last track.
     public var seedPull = 0.5
-    /// Closer than this, and as long to the second, two tracks are one recording in two encodings (the
-    /// development set's transcodes lie within 0.1 of their source).
-    public var sameRecording = 0.15
+    /// Two tracks as long to the half second and closer than this share of the seed's typical neighbour
+    /// distance are one recording in two encodings (the development set's transcodes lie at most 0.42 of
+    /// the way to the nearest other recording). Without durations, only an absolute 0.15 counts.
+    public var sameRecordingShare = 0.4
+    public var sameRecordingUnknownLength = 0.15
 
     public init(space: SonicSpace) { self.space = space }
 
@@ -32,12 +34,13 @@ public struct MixPlanner: Sendable {
         guard n > 0 else { return [] }
         let pool = space.nearest(to: seed, count: max(n * poolFactor, 50))
         let toSeed = Dictionary(uniqueKeysWithValues: pool.map { ($0.row, $0.distance) })
+        let typical = pool.isEmpty ? 0 : pool[pool.count / 2].distance
         var remaining = pool.map(\.row)
         var steps = [Step(row: seed, distance: 0, transition: "seed")]
         var current = seed
         while steps.count < n {
             var best: (cost: Double, row: Int)?
-            for row in remaining where !sameArtist(current, row) && !steps.contains(where: { isRepeat($0.row, row) }) {
+            for row in remaining where !sameArtist(current, row) && !steps.contains(where: { isRepeat($0.row, row, typical: typical) }) {
                 let cost = space.distance(current, row) + seedPull * toSeed[row]! + penalty(current, row)
                 if best == nil || cost < best!.cost || (cost == best!.cost && space.tracks[row].path < space.tracks[best!.row].path) {
                     best = (cost, row)
@@ -51,11 +54,11 @@ public struct MixPlanner: Sendable {
         return steps
     }
 
-    func isRepeat(_ a: Int, _ b: Int) -> Bool {
+    func isRepeat(_ a: Int, _ b: Int, typical: Double) -> Bool {
         let x = space.tracks[a], y = space.tracks[b]
         if let t = x.title?.lowercased(), !t.isEmpty, t == y.title?.lowercased(), sameArtist(a, b) { return true }
-        if let p = x.duration, let q = y.duration, abs(p - q) >= 1 { return false }
-        return space.distance(a, b) < sameRecording
+        guard let p = x.duration, let q = y.duration else { return space.distance(a, b) < sameRecordingUnknownLength }
+        return abs(p - q) <= 0.5 && space.distance(a, b) < sameRecordingShare * typical
     }
 
     func sameArtist(_ a: Int, _ b: Int) -> Bool {

@@ -1,0 +1,160 @@
+import Foundation
+import Store
+import TestSupport
+import XCTest
+
+/// `similar`, `mix`, `playlists write` and the report's map, end to end on a synthesized library of three
+/// textures (clicks, chords, hiss) at four variations each, plus an Ogg copy of one chord track.
+final class SimilarityTests: LibraryTestCase {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        for v in 0..<4 {
+            let seconds = 8 + Double(v)
+            try write(Synth.clicks(bpm: 96 + Double(v) * 8, seconds: seconds, accentEvery: 2 + v), "beats/beat\(v).flac")
+            try write(Synth.chords(Synth.cadence(tonic: v * 2, minor: v % 2 == 1), timbre: v % 2 == 0 ? .organ : .plucked),
+                      "chords/chord\(v).flac")
+            try write(Synth.noise(seconds: seconds, rmsDBFS: -20 - Double(v) * 3, seed: UInt64(v + 1)), "hiss/hiss\(v).flac")
+        }
+        try FileManager.default.createDirectory(atPath: library + "/copies", withIntermediateDirectories: true)
+        try Synth.write(Synth.chords(Synth.cadence(tonic: 0, minor: false), timbre: .organ), to: library + "/copies/chord0.ogg",
+                        format: .oggVorbis)
+        XCTAssertEqual(try spindle(["analyze", "--quiet"]).status, 0)
+        XCTAssertEqual(try spindle(["genres", "build", "--quiet"]).status, 0)
+    }
+
+    private func write(_ samples: [Float], _ path: String) throws {
+        let folder = (library + "/" + path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Synth.write(samples, to: library + "/" + path, format: .flac16)
+    }
+
+    private func json(_ result: CLI.Result) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout + result.stderr)
+    }
+
+    func testSimilarFindsTheOtherEncodingFirstAndResolvesPlayersPaths() throws {
+        let result = try spindle(["similar", "--json", "-n", "5", "/music/copies/chord0.ogg"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try json(result)
+        XCTAssertEqual(Array(object.keys).sorted(), ["input", "neighbours", "resolved"])
+        XCTAssertEqual(object["input"] as? String, "/music/copies/chord0.ogg")
+        XCTAssertEqual(object["resolved"] as? String, "copies/chord0.ogg", "a container path goes through the resolver")
+        let neighbours = try XCTUnwrap(object["neighbours"] as? [[String: Any]])
+        XCTAssertEqual(neighbours.count, 5)
+        XCTAssertEqual(neighbours.first?["path"] as? String, "chords/chord0.flac")
+        let distances = neighbours.compactMap { $0["distance"] as? Double }
+        XCTAssertEqual(distances, distances.sorted())
+        XCTAssertLessThan(distances[0], distances[1] / 3, "another encoding is far nearer than another recording")
+        XCTAssertTrue((neighbours.first?["why"] as? String ?? "").hasPrefix("same key"), "\(neighbours.first!)")
+        for n in neighbours { XCTAssertEqual(Array(n.keys).sorted(), ["distance", "path", "why"]) }
+        // The chord tracks are nearer to each other than the hiss is.
+        let hiss = try json(try spindle(["similar", "--json", "-n", "3", "hiss/hiss0.flac"]))
+        let hissNeighbours = (hiss["neighbours"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+        XCTAssertTrue(hissNeighbours.allSatisfy { $0.hasPrefix("hiss/") }, "\(hissNeighbours)")
+    }
+
+    func testSimilarOnAnUnknownTrackSaysWhyWithExitCode3() throws {
+        let result = try spindle(["similar", "--json", "nowhere/at-all.flac"])
+        XCTAssertEqual(result.status, 3)
+        let object = try json(result)
+        XCTAssertTrue(object["resolved"] is NSNull)
+        XCTAssertEqual((object["neighbours"] as? [Any])?.count, 0)
+        XCTAssertTrue((object["error"] as? String ?? "").contains("not found"), "\(object)")
+        let text = try spindle(["similar", "../../etc/passwd"])
+        XCTAssertEqual(text.status, 3)
+    }
+
+    func testMixIsAnExtendedM3UStartingWithTheSeedWithoutRepeatingARecording() throws {
+        let result = try spindle(["mix", "chords/chord0.flac", "-n", "5"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "#EXTM3U")
+        let paths = lines.filter { !$0.hasPrefix("#") }
+        XCTAssertEqual(paths.count, 5)
+        XCTAssertEqual(paths.first, library + "/chords/chord0.flac")
+        let detail = try spindle(["mix", "chords/chord0.flac", "-n", "5", "--format", "json"]).stdout
+        XCTAssertFalse(paths.contains(library + "/copies/chord0.ogg"), "the seed's other encoding is the same recording: \(detail)")
+        XCTAssertTrue(paths.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        XCTAssertEqual(lines.filter { $0.hasPrefix("#EXTINF:") }.count, 5)
+        XCTAssertTrue(lines[1].hasPrefix("#EXTINF:8,"), lines[1])
+        let mix = try json(try spindle(["mix", "chords/chord0.flac", "-n", "5", "--format", "json"]))
+        let tracks = try XCTUnwrap(mix["tracks"] as? [[String: Any]])
+        XCTAssertEqual(tracks.map { $0["path"] as? String }, paths.map { String($0.dropFirst(library.count + 1)) })
+        XCTAssertEqual(tracks.first?["transition"] as? String, "seed")
+        XCTAssertTrue((tracks.last?["transition"] as? String ?? "").contains("away"))
+    }
+
+    func testReportShowsTheLibraryMap() throws {
+        let result = try spindle(["genres", "report", "--format", "html"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("Library map: 13 tracks"), "every analysed track is on the map")
+        let figure = try XCTUnwrap(result.stdout.components(separatedBy: "<figure class=\"map\">").last)
+        XCTAssertEqual(figure.components(separatedBy: "<circle ").count - 1, 13)
+    }
+
+    func testPlaylistsAreWrittenOncePerGenreRelativeAndOnlyRewrittenWhenChanged() throws {
+        let genres = try XCTUnwrap(try json(try spindle(["genres", "report", "--format", "json"]))["genres"] as? [[String: Any]])
+        XCTAssertFalse(genres.isEmpty)
+        let first = try json(try spindle(["playlists", "write", "--json"]))
+        let folder = library + "/Spindle Playlists"
+        let report = try XCTUnwrap(first["playlists"] as? [String: Any])
+        XCTAssertEqual(report["written"] as? Int, genres.count)
+        for genre in genres {
+            let name = try XCTUnwrap(genre["name"] as? String)
+            let text = try String(contentsOfFile: folder + "/\(name).m3u8", encoding: .utf8)
+            let lines = text.split(separator: "\n").map(String.init)
+            XCTAssertEqual(Array(lines.prefix(2)), ["#EXTM3U", "#PLAYLIST:\(name)"])
+            let paths = lines.filter { !$0.hasPrefix("#") }
+            XCTAssertEqual(paths.count, genre["size"] as? Int)
+            for p in paths {
+                XCTAssertTrue(p.hasPrefix("../"), "relative to the playlist: \(p)")
+                XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/" + p), p)
+            }
+        }
+        // Nothing changed: nothing rewritten.
+        let second = try XCTUnwrap(try json(try spindle(["playlists", "write", "--json"]))["playlists"] as? [String: Any])
+        XCTAssertEqual(second["written"] as? Int, 0)
+        XCTAssertEqual(second["unchanged"] as? Int, genres.count)
+
+        // A user's own playlist, a playlist the user edited, and a genre that disappears.
+        let mine = folder + "/Mine.m3u8"
+        try "#EXTM3U\n../beats/beat0.flac\n".write(toFile: mine, atomically: true, encoding: .utf8)
+        let names = genres.compactMap { $0["name"] as? String }
+        let edited = folder + "/\(names[0]).m3u8"
+        try (try String(contentsOfFile: edited, encoding: .utf8) + "../hiss/hiss0.flac\n").write(toFile: edited, atomically: true, encoding: .utf8)
+        let editedText = try String(contentsOfFile: edited, encoding: .utf8)
+        var renamed: [String] = []
+        if names.count > 1 {
+            let database = try SpindleDatabase(path: db)
+            try database.writer.write { db in
+                try db.execute(sql: "UPDATE composite_genres SET name = 'Renamed Shelf' WHERE name = ?", arguments: [names[1]])
+            }
+            renamed = [names[1]]
+        }
+        let third = try XCTUnwrap(try json(try spindle(["playlists", "write", "--json"]))["playlists"] as? [String: Any])
+        XCTAssertEqual(try String(contentsOfFile: mine, encoding: .utf8), "#EXTM3U\n../beats/beat0.flac\n", "never a file Spindle did not write")
+        XCTAssertEqual(try String(contentsOfFile: edited, encoding: .utf8), editedText, "an edited playlist is left as the user left it")
+        let leftAlone = (third["left_alone"] as? [[String: Any]] ?? []).compactMap { $0["reason"] as? String }
+        XCTAssertTrue(leftAlone.contains("edited since Spindle wrote it"), "\(third)")
+        for old in renamed {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/\(old).m3u8"), "the vanished genre's playlist is removed")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/Renamed Shelf.m3u8"))
+            XCTAssertEqual(third["removed"] as? Int, 1)
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".spindle-tmp-") }
+        XCTAssertEqual(leftovers, [], "no temporary left behind")
+    }
+
+    func testPlaylistsGoToTheConfiguredFolder() throws {
+        let outside = dir + "/navidrome-playlists"
+        let config = dir + "/spindle.toml"
+        try "[playlists]\ndir = \"\(outside)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let result = try spindle(["--config", config, "playlists", "write", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let files = try FileManager.default.contentsOfDirectory(atPath: outside).filter { $0.hasSuffix(".m3u8") }
+        XCTAssertFalse(files.isEmpty)
+        let text = try String(contentsOfFile: outside + "/" + files[0], encoding: .utf8)
+        let path = try XCTUnwrap(text.split(separator: "\n").first { !$0.hasPrefix("#") })
+        XCTAssertTrue(path.hasPrefix("../music/"), String(path))
+    }
+}
