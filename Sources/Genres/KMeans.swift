@@ -44,7 +44,7 @@ public enum KMeans {
     }
 
     public static func cluster(_ points: [Float], dimensions: Int, k: Int, restarts: Int, seed: UInt64) -> Result {
-        var rng = Generator(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var bestAssignment: [Int] = []
         var bestCentroids: [Float] = []
         var bestInertia = Double.infinity
@@ -91,7 +91,7 @@ public enum KMeans {
         return inertia
     }
 
-    static func seedPlusPlus(_ points: [Float], dimensions d: Int, k: Int, rng: inout Generator) -> [Float] {
+    static func seedPlusPlus(_ points: [Float], dimensions d: Int, k: Int, rng: inout SeededRandom) -> [Float] {
         let n = points.count / d
         var chosen = [Int(rng.next() % UInt64(n))]
         var nearestSquared = (0..<n).map { distance2(points, $0, points, chosen[0], dimensions: d) }
@@ -170,19 +170,5 @@ public enum KMeans {
             let members = s.indices.filter { assignment[$0] == c }
             return members.isEmpty ? 0 : members.reduce(0) { $0 + s[$1] } / Double(members.count)
         }
-    }
-
-    /// SplitMix64: small, fast and the same everywhere.
-    struct Generator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E3779B97F4A7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
     }
 }

@@ -13,8 +13,10 @@ struct GenresCommand: ParsableCommand {
             abstract: "Rebuild composite genres from tags and analysis.",
             discussion: """
                 Rules from data/genre-rules.toml (e.g. "{language} {family}", "{decade} {genre}") plus k-means \
-                clusters over tempo, energy, loudness range, year and spectrum; clusters that repeat a rule \
-                genre are merged into it; genres under 3 tracks or the confidence threshold are dropped. \
+                clusters (k by silhouette, fixed seed) over the feature vector and tempo, standardised and \
+                weighted timbre 0.60, rhythm 0.25, tonal 0.15; each cluster is named from the traits that set \
+                it apart (brightness, percussiveness, noisiness, texture, tonal clarity, mode, tempo span, \
+                loudness); clusters that repeat a rule genre are merged into it; genres under 3 tracks or the confidence threshold are dropped. \
                 Every membership carries an explanation. Replaces composite_genres and genre_memberships in \
                 one transaction.
                 """)
@@ -44,8 +46,8 @@ struct GenresCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Render the genre report (html, md, csv, json).",
             discussion: """
-                HTML is one self-contained file with SVG charts (genres by size, tempo, loudness, decades) and \
-                every genre's tracks with their explanations. JSON follows {"genres": [{"name", "kind", \
+                HTML is one self-contained file with SVG charts (genres by size, tempo, loudness, decades), the \
+                library map (PCA of the sonic space, coloured by cluster) and every genre's tracks with their explanations. JSON follows {"genres": [{"name", "kind", \
                 "confidence", "size", "members": [{"path", "score", "explanation"}]}]}.
                 """)
         @OptionGroup var global: GlobalOptions

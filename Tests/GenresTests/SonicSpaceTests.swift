@@ -9,11 +9,8 @@ enum SonicFixture {
 
     /// `groups` centres far apart, `perGroup` tracks around each (SplitMix normals, so the same every run).
     static func tracks(groups: Int = 3, perGroup: Int = 12, spread: Float = 0.5) -> [TrackInput] {
-        var rng = KMeans.Generator(seed: 42)
-        func normal() -> Float {
-            let u = max(1e-12, rng.unit()), v = rng.unit()
-            return Float((-2 * log(u)).squareRoot() * cos(2 * .pi * v))
-        }
+        var rng = SeededRandom(seed: 42)
+        func normal() -> Float { Float(rng.normal()) }
         var out: [TrackInput] = []
         for g in 0..<groups {
             let centre = names.indices.map { Float(($0 * 7 + g * 13) % 5) * Float(g + 1) * 0.8 }

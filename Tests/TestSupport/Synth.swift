@@ -1,5 +1,6 @@
 import CSndfile
 import Foundation
+import Genres
 
 /// Synthesized test audio: signals are generated here and written with libsndfile, so the suite
 /// needs no binary fixtures.
@@ -148,16 +149,9 @@ public enum Synth {
     }
 }
 
-/// Small deterministic generator so synthesized fixtures are identical on every run.
-public struct SplitMix {
-    var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-    public mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+/// Small deterministic generator so synthesized fixtures are identical on every run: the one k-means seeds with.
+public typealias SplitMix = SeededRandom
+
+extension SeededRandom {
+    public mutating func nextUnit() -> Double { unit() }
 }

@@ -61,7 +61,7 @@ public struct SonicBenchmark: Sendable {
     /// N tracks around 16 centres in the feature space, with a tempo and key per centre and some spread.
     static func fill(_ database: SpindleDatabase, tracks n: Int) throws -> Int64 {
         let names = FeatureVector.names
-        var rng = SeededGenerator(seed: 0x50_41_1c)
+        var rng = SeededRandom(seed: 0x50_41_1c)
         let centres = (0..<16).map { _ in names.map { _ in Float(rng.normal() * 1.5) } }
         let tempi = (0..<16).map { _ in 70 + 110 * rng.unit() }
         return try database.writer.write { db in
@@ -104,23 +104,5 @@ public struct SonicBenchmark: Sendable {
                  ("similar_p99_ms", .from(querySecondsP99 * 1000, digits: 3)), ("mix_ms", .from(mixSeconds * 1000, digits: 1)),
                  ("genres_build_s", .from(genresBuildSeconds, digits: 2)), ("genres", .from(genres)),
                  ("peak_rss_mb", .from(peakRSSMB, digits: 1))])
-    }
-}
-
-/// SplitMix64 with Box–Muller normals: the same synthetic library on every machine.
-struct SeededGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func normal() -> Double {
-        let u = max(1e-12, unit()), v = unit()
-        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
     }
 }
