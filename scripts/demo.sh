@@ -21,3 +21,6 @@ echo "[spindle] genre report with charts: $REPORT"
 echo
 echo "[spindle] one track in detail:"
 "$BIN" inspect "data/sample-library/Midnight Arcade/Neon Skyline/01 Neon Skyline.flac"
+echo
+echo "[spindle] the tracks that sound most like it (the path goes through the resolver):"
+"$BIN" --db "$DB" similar "data/sample-library/Midnight Arcade/Neon Skyline/01 Neon Skyline.flac" -n 3
