@@ -21,6 +21,15 @@ public struct Resolution: Sendable, Equatable {
     /// How a guess was found, for messages: strategy 3 or 4.
     public var guessedBy: String { strategy == 3 ? "file name lookup" : "fuzzy word match" }
 
+    /// Why the input resolved to nothing, for messages (nil when it resolved): refused, ambiguous, or
+    /// not found with every candidate tried.
+    public var failure: String? {
+        guard resolved == nil else { return nil }
+        if let refused { return "refused: \(refused)" }
+        if !ambiguous.isEmpty { return "ambiguous between \(ambiguous.joined(separator: ", "))" }
+        return "not found (tried \(tried.joined(separator: "; ")))"
+    }
+
     /// Why a write refuses this resolution, or nil when it may write.
     public var writeRefusal: String? {
         if let refused { return "refused: \(refused)" }

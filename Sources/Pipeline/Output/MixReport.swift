@@ -7,20 +7,16 @@ public struct MixReport: Sendable {
 
     public var query: SonicQuery
     public var steps: [MixPlanner.Step]
-    /// The library root, so the M3U's paths open from anywhere.
-    public var root: String
 
     public var isAnswered: Bool { query.row != nil }
 
     public static func run(_ seed: String, count: Int, settings: Settings) throws -> MixReport {
-        let query = try SonicQuery.locate(seed, settings: settings)
-        let root = try LibraryJobs.open(settings).1.path
-        return make(query, count: count, root: root)
+        make(try SonicQuery.locate(seed, settings: settings), count: count)
     }
 
-    public static func make(_ query: SonicQuery, count: Int, root: String) -> MixReport {
-        guard let space = query.space, let row = query.row else { return MixReport(query: query, steps: [], root: root) }
-        return MixReport(query: query, steps: MixPlanner(space: space).plan(seed: row, count: count), root: root)
+    public static func make(_ query: SonicQuery, count: Int) -> MixReport {
+        guard let space = query.space, let row = query.row else { return MixReport(query: query, steps: []) }
+        return MixReport(query: query, steps: MixPlanner(space: space).plan(seed: row, count: count))
     }
 
     public func render(_ format: Format) -> String {
@@ -46,9 +42,10 @@ public struct MixReport: Sendable {
         return .object(pairs)
     }
 
-    /// Extended M3U with absolute paths: the mix goes to standard output, so no folder to be relative to.
+    /// Extended M3U with absolute paths (from the library root): the mix goes to standard output, so no
+    /// folder to be relative to.
     func m3u() -> String {
         guard let space = query.space else { return "#EXTM3U\n" }
-        return M3U.render(steps.map { space.tracks[$0.row] }, path: { root + "/" + $0.path })
+        return M3U.render(steps.map { space.tracks[$0.row] }, path: { query.root + "/" + $0.path })
     }
 }

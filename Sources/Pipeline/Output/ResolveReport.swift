@@ -31,8 +31,6 @@ public struct ResolveReport: Sendable {
         let r = resolution
         let input = TerminalText.safe(r.input)
         if let resolved = r.resolved { return "\(input) → \(TerminalText.safe(resolved)) (strategy \(r.strategy!))" }
-        if let refused = r.refused { return "\(input): refused: \(TerminalText.safe(refused))" }
-        if !r.ambiguous.isEmpty { return "\(input): ambiguous between \(TerminalText.safe(r.ambiguous.joined(separator: ", ")))" }
-        return "\(input): not found (tried \(TerminalText.safe(r.tried.joined(separator: "; "))))"
+        return "\(input): \(TerminalText.safe(r.failure ?? ""))"
     }
 }

@@ -7,6 +7,8 @@ import Store
 /// four-strategy resolver, then the resolved file must have a feature vector of the current version.
 public struct SonicQuery: Sendable {
     public var input: String
+    /// The library root the answer's paths are relative to.
+    public var root: String
     public var resolved: String?
     public var space: SonicSpace?
     public var row: Int?
@@ -26,11 +28,9 @@ public struct SonicQuery: Sendable {
 
     public static func locate(_ input: String, in space: SonicSpace?, resolver: PathResolver) throws -> SonicQuery {
         let resolution = try resolver.resolve(input)
-        var query = SonicQuery(input: input, resolved: resolution.resolved, space: space)
+        var query = SonicQuery(input: input, root: resolver.root.path, resolved: resolution.resolved, space: space)
         guard let path = resolution.resolved else {
-            query.problem = resolution.refused.map { "refused: \($0)" }
-                ?? (resolution.ambiguous.isEmpty ? "not found (tried \(resolution.tried.joined(separator: "; ")))"
-                    : "ambiguous between \(resolution.ambiguous.joined(separator: ", "))")
+            query.problem = resolution.failure
             return query
         }
         guard let space else {
