@@ -124,14 +124,7 @@ public enum KMeans {
 
     @inline(__always)
     static func distance2(_ a: [Float], _ i: Int, _ b: [Float], _ j: Int, dimensions d: Int) -> Float {
-        a.withUnsafeBufferPointer { x in
-            b.withUnsafeBufferPointer { y in
-                var s: Float = 0
-                let p = i * d, q = j * d
-                for t in 0..<d { let v = x[p + t] - y[q + t]; s += v * v }
-                return s
-            }
-        }
+        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in squaredRowDistance(x, i, y, j, d) } }
     }
 
     /// Silhouettes of every point; each pair's distance is computed once (the matrix is symmetric).
@@ -140,12 +133,9 @@ public enum KMeans {
         var sums = [Double](repeating: 0, count: n * k)
         points.withUnsafeBufferPointer { p in
             for i in 0..<n {
-                let a = i * d, ci = assignment[i]
+                let ci = assignment[i]
                 for j in (i + 1)..<max(i + 1, n) {
-                    let b = j * d
-                    var s: Float = 0
-                    for t in 0..<d { let v = p[a + t] - p[b + t]; s += v * v }
-                    let dist = Double(s.squareRoot())
+                    let dist = Double(squaredRowDistance(p, i, p, j, d).squareRoot())
                     sums[i * k + assignment[j]] += dist
                     sums[j * k + ci] += dist
                 }
@@ -171,4 +161,14 @@ public enum KMeans {
             return members.isEmpty ? 0 : members.reduce(0) { $0 + s[$1] } / Double(members.count)
         }
     }
+}
+
+/// Squared Euclidean distance between row `i` of `a` and row `j` of `b` (row-major, `d` columns): the one
+/// kernel behind k-means, silhouettes, `similar`'s scan and the sonic space's distances.
+@inline(__always)
+func squaredRowDistance(_ a: UnsafeBufferPointer<Float>, _ i: Int, _ b: UnsafeBufferPointer<Float>, _ j: Int, _ d: Int) -> Float {
+    var s: Float = 0
+    let p = i * d, q = j * d
+    for t in 0..<d { let v = a[p + t] - b[q + t]; s += v * v }
+    return s
 }

@@ -16,11 +16,8 @@ extension SonicSpace {
         var best: [(Float, Int)] = []   // sorted ascending, at most n
         best.reserveCapacity(n + 1)
         values.withUnsafeBufferPointer { v in
-            let q = row * d
             for i in 0..<count where i != row && !excluding.contains(i) {
-                var s: Float = 0
-                let p = i * d
-                for j in 0..<d { let t = v[p + j] - v[q + j]; s += t * t }
+                let s = squaredRowDistance(v, i, v, row, d)
                 if best.count == n, let worst = best.last, s > worst.0 || (s == worst.0 && i > worst.1) { continue }
                 var lo = 0, hi = best.count
                 while lo < hi {

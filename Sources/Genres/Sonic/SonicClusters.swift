@@ -15,25 +15,24 @@ struct SonicClusters {
         guard n >= 8 else { return [] }
         guard let result = KMeans.best(space.values, dimensions: space.dimensions, ks: 2...max(2, min(8, n / 4))) else { return [] }
         let d = space.dimensions
-        var clusters: [(rows: [Int], profile: [Double], silhouette: Double, centroid: Int)] = []
+        var clusters: [(rows: [Int], profile: [Double], tempo: TempoRange?, silhouette: Double, centroid: Int)] = []
         for c in 0..<result.k {
             let rows = (0..<n).filter { result.assignment[$0] == c }
             // A cluster holding most of the library is no shelf: it says only "not the outliers".
             guard !rows.isEmpty, Double(rows.count) <= maxShare * Double(n) else { continue }
             let profile = SonicTrait.all.map { t in rows.reduce(0) { $0 + space.trait($1, t) } / Double(rows.count) }
-            clusters.append((rows, profile, result.clusterSilhouettes[c], c))
+            clusters.append((rows, profile, tempoRange(rows), result.clusterSilhouettes[c], c))
         }
-        let names = Self.uniqueNames(clusters.map { ($0.profile, tempoRange($0.rows), $0.rows.count) })
+        let names = Self.uniqueNames(clusters.map { ($0.profile, $0.tempo, $0.rows.count) })
         return clusters.enumerated().map { index, cluster in
             let naming = names[index]
-            let centroid = Array(result.centroids[cluster.centroid * d..<(cluster.centroid + 1) * d])
             let distances = cluster.rows.map { row in
-                Double((0..<d).reduce(Float(0)) { s, j in let t = space.values[row * d + j] - centroid[j]; return s + t * t }).squareRoot()
+                Double(KMeans.distance2(space.values, row, result.centroids, cluster.centroid, dimensions: d)).squareRoot()
             }
             let typical = max(1e-9, distances.reduce(0, +) / Double(distances.count))
             let described = naming.traits.map { SonicTrait.all[$0].describe(cluster.profile[$0]) }
             var description = "cluster over timbre, rhythm and tonal dimensions: " + described.joined(separator: ", ")
-            if let range = tempoRange(cluster.rows) { description += ", \(range.text)" }
+            if let range = cluster.tempo { description += ", \(range.text)" }
             let members = zip(cluster.rows, distances).map { row, distance -> Membership in
                 let own = naming.traits.map { t in
                     String(format: "%@ %+.1fσ", SonicTrait.all[t].noun, space.trait(row, SonicTrait.all[t]))
@@ -78,32 +77,31 @@ struct SonicClusters {
             let ranked = SonicTrait.all.indices
                 .filter { !($0 == SonicTrait.tempo.index && clusters[i].tempo != nil) }
                 .sorted { abs(profile[$0]) > abs(profile[$1]) || (abs(profile[$0]) == abs(profile[$1]) && $0 < $1) }
-            let strong = ranked.filter { abs(profile[$0]) >= namingThreshold }
-            var used = Array((strong.isEmpty ? [ranked[0]] : strong).prefix(2))
-            func compose(_ traits: [Int], tempo: Bool) -> String {
+            // The strong traits are a prefix of `ranked`; a name reads the first `used` of it.
+            var used = min(2, max(1, ranked.prefix { abs(profile[$0]) >= namingThreshold }.count))
+            func compose(tempo: Bool) -> String {
+                let traits = ranked.prefix(used)
                 // Mode reads best last ("Soft Sparse Minor"), before the tempo span.
                 let words = traits.filter { $0 != SonicTrait.mode.index } + traits.filter { $0 == SonicTrait.mode.index }
                 var name = words.map { profile[$0] >= 0 ? SonicTrait.all[$0].high : SonicTrait.all[$0].low }.joined(separator: " ")
                 if tempo, let span = clusters[i].tempo { name += " " + span.text }
                 return name
             }
-            var withTempo = clusters[i].tempo != nil && used.count < 2
-            var name = compose(used, tempo: withTempo)
-            var next = used.count
+            var withTempo = clusters[i].tempo != nil && used < 2
+            var name = compose(tempo: withTempo)
             while taken.contains(name) {
                 if !withTempo, clusters[i].tempo != nil {
                     withTempo = true
-                } else if next < ranked.count {
-                    if !used.contains(ranked[next]) { used.append(ranked[next]) }
-                    next += 1
+                } else if used < ranked.count {
+                    used += 1
                 } else {
                     name += " (\(clusters[i].size) tracks)"
                     break
                 }
-                if !name.hasSuffix("tracks)") { name = compose(used, tempo: withTempo) }
+                name = compose(tempo: withTempo)
             }
             taken.insert(name)
-            result[i] = (name, used)
+            result[i] = (name, Array(ranked.prefix(used)))
         }
         return result
     }

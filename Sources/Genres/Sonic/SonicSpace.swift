@@ -103,14 +103,7 @@ public struct SonicSpace: Sendable {
     /// Distance between two rows (0 = identical; two unrelated tracks lie about √2 apart).
     public func distance(_ a: Int, _ b: Int) -> Double { Double(squaredDistance(a, b)).squareRoot() }
 
-    func squaredDistance(_ a: Int, _ b: Int) -> Float {
-        values.withUnsafeBufferPointer { v in
-            var s: Float = 0
-            let x = a * dimensions, y = b * dimensions
-            for j in 0..<dimensions { let t = v[x + j] - v[y + j]; s += t * t }
-            return s
-        }
-    }
+    func squaredDistance(_ a: Int, _ b: Int) -> Float { KMeans.distance2(values, a, values, b, dimensions: dimensions) }
 
     /// A row's share of distance in one group (for "why": similar timbre, similar rhythm).
     func groupDistance(_ a: Int, _ b: Int, _ group: Group) -> Double {
