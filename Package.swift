@@ -1,9 +1,9 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
     name: "Spindle",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "spindle", targets: ["spindle"]),
     ],
@@ -11,6 +11,11 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // `spindle serve`: HTTP on SwiftNIO, metrics in Prometheus' text format. Hummingbird's default traits
+        // (swift-configuration, full Foundation) are not used here and cost build time.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // System libraries (Debian -dev packages).
@@ -42,8 +47,16 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
+        // The players' read API: a read-only view of the database over HTTP.
+        .target(name: "Server", dependencies: [
+            "Pipeline", "Store", "Library", "Genres", "Analysis", "Navidrome",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]),
         .executableTarget(name: "spindle", dependencies: [
-            "Pipeline", "Navidrome", "Library", "Reports",
+            "Pipeline", "Navidrome", "Library", "Reports", "Server",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -58,5 +71,6 @@ let package = Package(
                                                          "TestSupport"]),
         .testTarget(name: "GenresTests", dependencies: ["Genres", "Analysis"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Genres"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Pipeline", "Store", "TestSupport"]),
     ]
 )

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where Subsonic passwords come from without appearing in `ps`: a file (`--password-file`, `password_file`)
+/// Where secrets (Subsonic passwords, the read API's token) come from without appearing in `ps`: a file (`--password-file`, `password_file`)
 /// or the environment (`SPINDLE_SUBSONIC_PASSWORD`). Files that hold a secret and are readable by other
 /// users are named in a warning.
 public enum SecretFiles {
@@ -8,16 +8,23 @@ public enum SecretFiles {
 
     /// The password in `path`: its first line, without the newline.
     public static func password(file path: String, warn: (String) -> Void) throws -> String {
+        try firstLine(of: path, holding: "a password", called: "password file", warn: warn)
+    }
+
+    /// The secret in `path` (a password, an API token): its first line, without the newline. Refuses a
+    /// file it cannot read or whose first line is empty; warns when other users can read it.
+    public static func firstLine(of path: String, holding what: String, called name: String,
+                                 warn: (String) -> Void) throws -> String {
         var st = stat()
         guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG,
               let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw NavidromeError("cannot read the password file \(path)")
+            throw NavidromeError("cannot read the \(name) \(path)")
         }
-        warnIfReadableByOthers(path, holding: "a password", warn: warn)
+        warnIfReadableByOthers(path, holding: what, warn: warn)
         let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        let password = line.hasSuffix("\r") ? String(line.dropLast()) : line
-        guard !password.isEmpty else { throw NavidromeError("the password file \(path) is empty") }
-        return password
+        let secret = line.hasSuffix("\r") ? String(line.dropLast()) : line
+        guard !secret.isEmpty else { throw NavidromeError("the \(name) \(path) is empty") }
+        return secret
     }
 
     /// Warns when `path` can be read by users other than its owner (and its group's members).

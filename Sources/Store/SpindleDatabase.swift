@@ -24,6 +24,23 @@ public final class SpindleDatabase: Sendable {
         try Migrations.migrator().migrate(writer, upTo: migration)
     }
 
+    /// Opens an existing database for reading only (`spindle serve`): never creates, migrates or writes.
+    /// A database an older Spindle wrote is refused until a writing command has upgraded it, because the
+    /// queries read the current schema. Reads wait at most `busyTimeout` for a lock before failing.
+    public init(readingOnly path: String, busyTimeout: TimeInterval = 2) throws {
+        guard FileManager.default.fileExists(atPath: path) else { throw DatabaseUnavailable("no database at \(path)") }
+        var config = Self.configuration()
+        config.readonly = true
+        config.busyMode = .timeout(busyTimeout)
+        writer = try DatabasePool(path: path, configuration: config)
+        self.path = path
+        let applied = Set(try writer.read { db in try Migrations.migrator().appliedMigrations(db) })
+        let missing = Self.migrationNames.filter { !applied.contains($0) }
+        if !missing.isEmpty {
+            throw DatabaseUnavailable("\(path) was written by an older Spindle (missing \(missing.joined(separator: ", "))): run `spindle status` once to upgrade it")
+        }
+    }
+
     static func configuration() -> Configuration {
         var config = Configuration()
         config.busyMode = .timeout(30)
@@ -47,4 +64,10 @@ public final class SpindleDatabase: Sendable {
         let home = environment["HOME"] ?? NSHomeDirectory()
         return home + "/.local/share/spindle/spindle.db"
     }
+}
+
+/// The database cannot be read as it is (missing, from an older version); the message says what to do.
+public struct DatabaseUnavailable: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }

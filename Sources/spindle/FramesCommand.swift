@@ -20,10 +20,7 @@ struct FramesCommand: ParsableCommand {
         try runCommand {
             let frames = try FramesLookup.frames(of: file, settings: try global.settings(jobs: 1))
             if json {
-                let array = JSONValue.array((0..<frames.count).map { i in
-                    .array(frames.frame(i).map { .from($0, digits: 4) })
-                })
-                print(array.serialized())
+                print(String(decoding: FramesJSON.encode(frames), as: UTF8.self))
             } else {
                 print(String(format: "%d frames × %d bands at %g fps", frames.count, frames.bands, frames.fps))
                 let levels = " ▁▂▃▄▅▆▇█".map { String($0) }

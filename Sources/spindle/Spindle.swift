@@ -18,10 +18,11 @@ struct Spindle: ParsableCommand {
             Exit codes: 0 success, 1 fatal error, 2 usage or configuration error, 3 finished but some \
             files failed, 4 another run holds the lock.
             """,
+        version: SpindleVersion.text,
         subcommands: [
             ScanCommand.self, AnalyzeCommand.self, RunCommand.self, InspectCommand.self, ResolveCommand.self,
             TagsCommand.self, GenresCommand.self, FramesCommand.self, BenchCommand.self, StatusCommand.self,
-            SimilarCommand.self, MixCommand.self, PlaylistsCommand.self,
+            SimilarCommand.self, MixCommand.self, PlaylistsCommand.self, ServeCommand.self,
             NavidromeCommand.self, MergeCommand.self, WorkerCommand.self,
         ]
     )

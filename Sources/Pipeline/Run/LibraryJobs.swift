@@ -17,7 +17,7 @@ public enum LibraryJobs {
 
     /// The library named by the settings; without one, the only library an existing database knows (so
     /// `spindle --db FILE genres build` needs no --library), else the settings' error naming the three ways.
-    static func libraryPath(_ settings: Settings, database: SpindleDatabase?) throws -> String {
+    public static func libraryPath(_ settings: Settings, database: SpindleDatabase?) throws -> String {
         if let path = settings.libraryPath { return path }
         if let database, let roots = try? database.writer.read({ db in try FileQueries.roots(db) }), roots.count == 1 {
             return roots[0]

@@ -10,6 +10,8 @@ public struct SonicQuery: Sendable {
     /// The library root the answer's paths are relative to.
     public var root: String
     public var resolved: String?
+    /// How the resolver answered: the candidates it tried, or why it refused the input.
+    public var resolution: Resolution?
     public var space: SonicSpace?
     public var row: Int?
     /// Why there is no row, in words for the user.
@@ -28,7 +30,8 @@ public struct SonicQuery: Sendable {
 
     public static func locate(_ input: String, in space: SonicSpace?, resolver: PathResolver) throws -> SonicQuery {
         let resolution = try resolver.resolve(input)
-        var query = SonicQuery(input: input, root: resolver.root.path, resolved: resolution.resolved, space: space)
+        var query = SonicQuery(input: input, root: resolver.root.path, resolved: resolution.resolved,
+                               resolution: resolution, space: space)
         guard let path = resolution.resolved else {
             query.problem = resolution.failure
             return query

@@ -1,0 +1,103 @@
+import Foundation
+import Hummingbird
+import Library
+import Pipeline
+import Store
+
+/// `/smart-dj/profile` and `/smart-dj/bulk-profiles`: a track's analysis as the Navidrome companion served
+/// it (`bpm`, `silence_start`, `silence_end`, `lufs`), plus Spindle's other results under their own names.
+struct ProfileRoutes: Sendable {
+    let library: ServedLibrary
+    let options: ServeOptions
+
+    func profile(_ request: Request, context: some RequestContext) async throws -> Response {
+        let query = try QueryString(request.uri.query)
+        let input = try query.required("relative_path")
+        let open = try library.current()
+        return JSONBody.response(try lookup(input, in: open).get())
+    }
+
+    /// GET `?paths=a,b,c` (the companion's form) or POST a JSON list (or `{"paths": [...]}`) for paths
+    /// with commas or lists too long for a URL. Answers a map from each path asked to its profile or to an
+    /// `{"error", "status", ...}` object.
+    func bulk(_ request: Request, context: some RequestContext) async throws -> Response {
+        let paths: [String]
+        if request.method == .post {
+            var request = request
+            let body = try await request.collectBody(upTo: options.maxBodyBytes)
+            paths = try Self.pathList(Data(buffer: body))
+        } else {
+            let query = try QueryString(request.uri.query)
+            paths = try query.required("paths").split(separator: ",", omittingEmptySubsequences: true).map(String.init)
+        }
+        guard paths.count <= options.maxPaths else {
+            throw APIError(.contentTooLarge, "\(paths.count) paths in one request; the limit is \(options.maxPaths)",
+                           [("limit", .from(options.maxPaths))])
+        }
+        let open = try library.current()
+        var seen = Set<String>()
+        var answers: [(String, JSONValue)] = []
+        for path in paths where seen.insert(path).inserted {
+            switch try lookup(path, in: open) {
+            case .success(let profile): answers.append((path, profile))
+            case .failure(let error): answers.append((path, error.body()))
+            }
+        }
+        return JSONBody.response(.object(answers))
+    }
+
+    /// A path's profile, or the client's error (refused, not found with the paths tried, not analysed).
+    /// Database failures are thrown: they are the server's, not this path's.
+    func lookup(_ input: String, in open: ServedLibrary.Open) throws -> Result<JSONValue, APIError> {
+        let resolution = try open.resolve(input)
+        if let failure = resolution.apiError { return .failure(failure) }
+        let path = resolution.resolved!
+        let profile = try library.read { open, db in try ServeQueries.profile(db, rootId: open.rootId, path: path) }
+        guard let profile, profile.status == "ok" else {
+            let why = profile?.error.map { "analysis failed: \($0)" } ?? "not analysed yet"
+            return .failure(APIError(.notFound, "no profile for \(path): \(why)", [("relative_path", .string(path))]))
+        }
+        return .success(Self.json(profile, resolution: resolution))
+    }
+
+    static func json(_ p: TrackProfile, resolution: Resolution) -> JSONValue {
+        .object([
+            ("relative_path", .string(p.path)),
+            // The companion's four, with its meaning: silence_start is where TRAILING silence begins,
+            // silence_end where LEADING silence ends (the smart_dj_profiles view's mapping).
+            ("bpm", .from(p.bpm, digits: 2)),
+            ("silence_start", .from(p.trailSilenceStartS, digits: 4)),
+            ("silence_end", .from(p.leadSilenceEndS, digits: 4)),
+            ("lufs", .from(p.lufsIntegrated, digits: 2)),
+            ("bpm_confidence", .from(p.bpmConfidence, digits: 3)),
+            ("first_beat_s", .from(p.firstBeatS, digits: 3)),
+            ("lufs_integrated", .from(p.lufsIntegrated, digits: 2)),
+            ("loudness_range_lu", .from(p.loudnessRangeLu, digits: 2)),
+            ("true_peak_dbtp", .from(p.truePeakDbtp, digits: 2)),
+            ("sample_peak_dbfs", .from(p.samplePeakDbfs, digits: 2)),
+            ("replaygain_track_gain_db", .from(p.replaygainTrackGainDb, digits: 2)),
+            ("lead_silence_end_s", .from(p.leadSilenceEndS, digits: 4)),
+            ("trail_silence_start_s", .from(p.trailSilenceStartS, digits: 4)),
+            ("is_silent", .from(p.isSilent)),
+            ("duration_s", .from(p.durationS, digits: 3)),
+            ("key", .from(p.key)),
+            ("key_strength", .from(p.keyStrength, digits: 3)),
+            ("frames_count", .from(p.framesCount)),
+            ("analyzed_at", .string(p.analyzedAt.ISO8601Format())),
+            ("resolved_by", .from(resolution.strategy)),
+        ])
+    }
+
+    /// A bulk POST's body: a JSON array of strings, or an object with one under "paths".
+    static func pathList(_ data: Data) throws -> [String] {
+        let parsed: Any
+        do { parsed = try JSONSerialization.jsonObject(with: data) } catch {
+            throw APIError(.badRequest, "the body is not JSON: send a list of paths, or {\"paths\": [...]}")
+        }
+        let list = (parsed as? [Any]) ?? ((parsed as? [String: Any])?["paths"] as? [Any])
+        guard let list, let paths = list as? [String] else {
+            throw APIError(.badRequest, "the body must be a JSON list of path strings, or {\"paths\": [...]}")
+        }
+        return paths
+    }
+}

@@ -1,0 +1,23 @@
+import Library
+import Pipeline
+
+extension ServedLibrary.Open {
+    /// Resolves a player's path with the four strategies; a database failure on the way is a 503.
+    func resolve(_ input: String) throws -> Resolution {
+        do { return try resolver.resolve(input) } catch { throw APIError.unavailable(ServedLibrary.describe(error)) }
+    }
+}
+
+extension Resolution {
+    /// The client's error for an input that resolved to no file: 400 when refused (`..`, NUL, a symlink
+    /// out of the root), else 404 with every candidate tried, as the companion answered.
+    var apiError: APIError? {
+        guard resolved == nil else { return nil }
+        if let refused { return APIError(.badRequest, "refused: \(refused)") }
+        let tried: (String, JSONValue) = ("tried", .array(tried.map { .string($0) }))
+        if !ambiguous.isEmpty {
+            return APIError(.notFound, failure ?? "ambiguous", [("ambiguous", .array(ambiguous.map { .string($0) })), tried])
+        }
+        return APIError(.notFound, "no file in the library matches \(input)", [tried])
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+import Library
+import Pipeline
+import Store
+import Synchronization
+
+/// The database and library the server reads, opened read-only on first need and reopened when the file
+/// is replaced. A database that is missing, from an older Spindle, or locked makes requests fail with a
+/// 503 saying why; the server itself keeps running and tries again (at most once a second).
+final class ServedLibrary: Sendable {
+    /// One open database with its library root and resolver.
+    struct Open: Sendable {
+        var database: SpindleDatabase
+        var root: LibraryRoot
+        var rootId: Int64
+        var resolver: PathResolver
+        /// The file's identity when opened: another inode means the file was replaced.
+        var inode: UInt64
+    }
+
+    private struct State {
+        var open: Open?
+        var failure: String?
+        var lastAttempt: ContinuousClock.Instant?
+    }
+
+    let settings: Settings
+    private let state = Mutex(State())
+    private static let retryInterval = Duration.seconds(1)
+
+    init(settings: Settings) {
+        self.settings = settings
+    }
+
+    var databasePath: String { settings.databasePath }
+
+    /// The open database, opening it if needed; a 503 when it cannot be.
+    func current() throws -> Open {
+        let inode = Self.inode(of: databasePath)
+        return try state.withLock { state in
+            if let open = state.open {
+                if inode == open.inode { return open }
+                state.open = nil // vanished or replaced: reopen below
+                state.lastAttempt = nil
+            }
+            let now = ContinuousClock.now
+            if let last = state.lastAttempt, now - last < Self.retryInterval, let failure = state.failure {
+                throw APIError.unavailable(failure)
+            }
+            state.lastAttempt = now
+            do {
+                let open = try open(inode: inode)
+                state.open = open
+                state.failure = nil
+                return open
+            } catch {
+                let reason = Self.describe(error)
+                state.failure = reason
+                throw APIError.unavailable(reason)
+            }
+        }
+    }
+
+    private func open(inode: UInt64?) throws -> Open {
+        guard let inode else { throw DatabaseUnavailable("no database at \(databasePath)") }
+        let database = try SpindleDatabase(readingOnly: databasePath)
+        let root = try LibraryRoot(path: try LibraryJobs.libraryPath(settings, database: database))
+        guard let rootId = try database.writer.read({ db in try FileQueries.rootId(db, path: root.path) }) else {
+            throw DatabaseUnavailable("the database knows no library at \(root.path): run `spindle scan` first")
+        }
+        return Open(database: database, root: root, rootId: rootId,
+                    resolver: try PathResolver(database: database, root: root), inode: inode)
+    }
+
+    /// Runs a read; a locked or vanished database becomes a 503 instead of an internal error.
+    func read<T>(_ body: (Open, Database) throws -> T) throws -> T {
+        let open = try current()
+        do {
+            return try open.database.writer.read { db in try body(open, db) }
+        } catch let error as DatabaseError {
+            throw APIError.unavailable(Self.describe(error))
+        }
+    }
+
+    /// A reason a client may read: SQLite's own words for lock and I/O errors, the message otherwise.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_BUSY, .SQLITE_LOCKED: return "the database is locked by another process; try again"
+            case .SQLITE_CANTOPEN: return "the database cannot be opened"
+            case .SQLITE_NOTADB, .SQLITE_CORRUPT: return "the database file is not a readable Spindle database"
+            default: return "the database cannot be read (\(error.resultCode))"
+            }
+        }
+        return String(describing: error)
+    }
+
+    static func inode(of path: String) -> UInt64? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return UInt64(st.st_ino)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Pipeline
+
+/// `spindle serve`: the Navidrome companion's read endpoints, answered from Spindle's database through a
+/// read-only pool while nightly runs write to it. It never writes.
+public struct SpindleServer: Sendable {
+    let options: ServeOptions
+    let library: ServedLibrary
+    let token: String?
+
+    /// `token`: the bearer token every route but `/health` then requires (nil: none).
+    public init(settings: Settings, options: ServeOptions, token: String?) {
+        self.options = options
+        self.library = ServedLibrary(settings: settings)
+        self.token = token
+    }
+
+    func router() -> Router<BasicRequestContext> {
+        let metrics = ServerMetrics()
+        let router = Router()
+        // Middleware wraps only the routes added after it, so it comes first.
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
+        router.add(middleware: JSONErrorMiddleware())
+        router.add(middleware: TargetLimitMiddleware(maxBytes: options.maxTargetBytes))
+        if let token { router.add(middleware: BearerTokenMiddleware(token: Array(token.utf8))) }
+
+        let status = StatusRoutes(library: library, metrics: metrics)
+        let profiles = ProfileRoutes(library: library, options: options)
+        let frames = FramesRoute(library: library)
+        let sonic = SonicRoutes(library: library, cache: SonicCache(), options: options)
+        router.get("/health", use: status.health)
+        router.get("/metrics", use: status.metrics)
+        router.get("/smart-dj/profile", use: profiles.profile)
+        router.get("/smart-dj/bulk-profiles", use: profiles.bulk)
+        router.post("/smart-dj/bulk-profiles", use: profiles.bulk)
+        router.get("/visualizer/frames", use: frames.frames)
+        router.get("/similar", use: sonic.similar)
+        router.get("/mix", use: sonic.mix)
+        return router
+    }
+
+    /// Serves until SIGINT or SIGTERM. `onListening` gets the bound port (the one asked for, or the one
+    /// the system chose for port 0).
+    public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        try await application(onListening: onListening).runService()
+    }
+
+    /// Serves until the calling task is cancelled (tests).
+    public func runUntilCancelled(onListening: @escaping @Sendable (Int) -> Void) async throws {
+        try await application(onListening: onListening).run()
+    }
+
+    private func application(onListening: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
+        var logger = Logger(label: "spindle.serve")
+        logger.logLevel = .warning
+        return Application(
+            router: router(),
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "spindle/\(SpindleVersion.text)"),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+}

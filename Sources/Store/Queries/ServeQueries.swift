@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+
+/// One analysed track as `spindle serve` hands it to players: the `analysis` row's results under their
+/// own names. The companion's names (`silence_start` = where trailing silence begins, `silence_end` =
+/// where leading silence ends) are the `smart_dj_profiles` view's; `companionFields` gives them.
+public struct TrackProfile: Sendable, Equatable, FetchableRecord {
+    public var path: String
+    public var status: String
+    public var error: String?
+    public var durationS: Double?
+    public var bpm: Double?
+    public var bpmConfidence: Double?
+    public var firstBeatS: Double?
+    public var lufsIntegrated: Double?
+    public var loudnessRangeLu: Double?
+    public var truePeakDbtp: Double?
+    public var samplePeakDbfs: Double?
+    public var replaygainTrackGainDb: Double?
+    public var leadSilenceEndS: Double?
+    public var trailSilenceStartS: Double?
+    public var isSilent: Bool?
+    public var key: String?
+    public var keyStrength: Double?
+    public var framesCount: Int?
+    public var analyzedAt: Date
+
+    public init(row: Row) throws {
+        path = row["path"]; status = row["status"]; error = row["error"]; durationS = row["duration_s"]
+        bpm = row["bpm"]; bpmConfidence = row["bpm_confidence"]; firstBeatS = row["first_beat_s"]
+        lufsIntegrated = row["lufs_integrated"]; loudnessRangeLu = row["loudness_range_lu"]
+        truePeakDbtp = row["true_peak_dbtp"]; samplePeakDbfs = row["sample_peak_dbfs"]
+        replaygainTrackGainDb = row["replaygain_track_gain_db"]; leadSilenceEndS = row["lead_silence_end_s"]
+        trailSilenceStartS = row["trail_silence_start_s"]; isSilent = row["is_silent"]; key = row["key"]
+        keyStrength = row["key_strength"]; framesCount = row["frames_count"]; analyzedAt = row["analyzed_at"]
+    }
+}
+
+/// What the players' read API asks of the database. Every query is a read.
+public enum ServeQueries {
+    /// The stored results of one present file, or nil when it has not been analysed.
+    public static func profile(_ db: Database, rootId: Int64, path: String) throws -> TrackProfile? {
+        try TrackProfile.fetchOne(db, sql: """
+            SELECT f.path, a.* FROM files f JOIN analysis a ON a.file_id = f.id
+            WHERE f.root_id = ? AND f.path = ? AND f.status = 'present'
+            """, arguments: [rootId, path])
+    }
+
+    /// The stored visualiser frames of one present file.
+    public static func frames(_ db: Database, rootId: Int64, path: String) throws -> VisFramesRecord? {
+        try VisFramesRecord.fetchOne(db, sql: """
+            SELECT v.* FROM vis_frames v JOIN files f ON f.id = v.file_id
+            WHERE f.root_id = ? AND f.path = ? AND f.status = 'present'
+            """, arguments: [rootId, path])
+    }
+
+    /// The figures `/health` and `/metrics` report.
+    public struct Figures: Sendable {
+        /// Rows of `smart_dj_profiles`: present files analysed without error.
+        public var profiles = 0
+        public var frameSets = 0
+        /// Present files whose latest analysis failed.
+        public var failures = 0
+        /// The newest run, whatever its state (a nightly run may be under way).
+        public var lastRun: RunRecord?
+        /// The newest run that has ended.
+        public var lastFinishedRun: RunRecord?
+    }
+
+    public static func figures(_ db: Database) throws -> Figures {
+        var figures = Figures()
+        figures.profiles = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM smart_dj_profiles") ?? 0
+        figures.frameSets = try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM vis_frames v JOIN files f ON f.id = v.file_id WHERE f.status = 'present'
+            """) ?? 0
+        figures.failures = try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM analysis a JOIN files f ON f.id = a.file_id
+            WHERE a.status = 'error' AND f.status = 'present'
+            """) ?? 0
+        figures.lastRun = try RunQueries.latest(db, limit: 1).first
+        figures.lastFinishedRun = try RunRecord.filter(Column("finished_at") != nil).order(Column("id").desc).fetchOne(db)
+        return figures
+    }
+
+    /// Changes whenever a run ends: what the server's in-memory sonic space is checked against.
+    public static func generation(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM runs WHERE finished_at IS NOT NULL") ?? 0
+    }
+}
