@@ -52,6 +52,7 @@ let package = Package(
             "Pipeline", "Store", "Library", "Genres", "Analysis", "Navidrome",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
@@ -71,6 +72,7 @@ let package = Package(
                                                          "TestSupport"]),
         .testTarget(name: "GenresTests", dependencies: ["Genres", "Analysis"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Genres"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Pipeline", "Store", "TestSupport"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Pipeline", "Store", "TestSupport",
+                                                       .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

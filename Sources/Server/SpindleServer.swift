@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import Pipeline
@@ -53,11 +54,21 @@ public struct SpindleServer: Sendable {
         try await application(onListening: onListening).run()
     }
 
+    /// The HTTP parser's limits sit above the server's own, so that an over-long request target reaches
+    /// the limit middleware and gets its JSON 414 instead of the parser's bare 400. Idle connections are
+    /// closed after a minute.
+    private func http1() -> HTTP1Channel.Configuration {
+        let headBytes = max(options.maxTargetBytes, 3 << 19)
+        return .init(idleTimeout: .seconds(60),
+                     httpDecoderConfiguration: .init(maxHeaderFieldSize: headBytes, maxHeaderListSize: headBytes, maxHeaderFieldCount: 100))
+    }
+
     private func application(onListening: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
         var logger = Logger(label: "spindle.serve")
         logger.logLevel = .warning
         return Application(
             router: router(),
+            server: .http1(configuration: http1()),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "spindle/\(SpindleVersion.text)"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: logger)

@@ -1,0 +1,262 @@
+import Foundation
+import GRDB
+import Store
+import TestSupport
+import XCTest
+
+/// `spindle serve` end to end: a real server on an ephemeral port, a real HTTP client over a socket.
+final class ServerTests: XCTestCase {
+    private func object(_ response: RawHTTPClient.Response, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        try XCTUnwrap(response.json() as? [String: Any], "not a JSON object: \(response.status) \(response.text.prefix(300))",
+                      file: file, line: line)
+    }
+
+    func testProfileHasTheCompanionsNamesWithTheirBackwardsMeaningAndSpindlesOwn() throws {
+        let f = try ServerFixture.get()
+        try withServer(database: f.db, library: f.library) { port in
+            // A container path, as the companion's clients send: resolved by stripping leading components.
+            let response = try RawHTTPClient.get(port: port, "/smart-dj/profile?relative_path=%2Fmusic%2FBeats%2FAlbum%2F01+Clicks.flac")
+            XCTAssertEqual(response.status, 200, response.text)
+            XCTAssertEqual(response.headers["content-type"], "application/json; charset=utf-8")
+            let profile = try object(response)
+            XCTAssertEqual(profile["relative_path"] as? String, "Beats/Album/01 Clicks.flac")
+            XCTAssertEqual(profile["resolved_by"] as? Int, 2)
+            // The view is the companion's contract: the served values are its row.
+            let view = try DatabaseQueue(path: f.db).read { db in
+                try XCTUnwrap(Row.fetchOne(db, sql: "SELECT * FROM smart_dj_profiles WHERE relative_path = ?",
+                                           arguments: ["Beats/Album/01 Clicks.flac"]))
+            }
+            let silenceStart = try XCTUnwrap(profile["silence_start"] as? Double)
+            let silenceEnd = try XCTUnwrap(profile["silence_end"] as? Double)
+            XCTAssertEqual(silenceStart, view["silence_start"] as Double, accuracy: 1e-3)
+            XCTAssertEqual(silenceEnd, view["silence_end"] as Double, accuracy: 1e-3)
+            XCTAssertEqual(try XCTUnwrap(profile["bpm"] as? Double), view["bpm"] as Double, accuracy: 0.01)
+            XCTAssertEqual(try XCTUnwrap(profile["lufs"] as? Double), view["lufs"] as Double, accuracy: 0.01)
+            // Backwards, as the companion had it: silence_end is where the 1 s of leading silence ends,
+            // silence_start where trailing silence begins (after the last click, at 6.5 s, and its decay).
+            XCTAssertEqual(silenceEnd, 1.0, accuracy: 0.05)
+            XCTAssertTrue((6.5...7.05).contains(silenceStart), "\(silenceStart)")
+            XCTAssertEqual(profile["lead_silence_end_s"] as? Double, silenceEnd)
+            XCTAssertEqual(profile["trail_silence_start_s"] as? Double, silenceStart)
+            XCTAssertEqual(try XCTUnwrap(profile["bpm"] as? Double), 120, accuracy: 2)
+            for key in ["bpm_confidence", "first_beat_s", "replaygain_track_gain_db", "true_peak_dbtp", "duration_s", "frames_count"] {
+                XCTAssertNotNil(profile[key] as? NSNumber, "\(key) in \(profile)")
+            }
+            XCTAssertTrue(profile.keys.contains("key"))
+        }
+    }
+
+    func testBulkProfilesMapEachPathToItsProfileOrItsError() throws {
+        let f = try ServerFixture.get()
+        try withServer(database: f.db, library: f.library) { port in
+            let get = try object(try RawHTTPClient.get(
+                port: port, "/smart-dj/bulk-profiles?paths=Beats/Album/01%20Clicks.flac,01%20Organ.flac,Nowhere/none.flac"))
+            XCTAssertEqual(Set(get.keys), ["Beats/Album/01 Clicks.flac", "01 Organ.flac", "Nowhere/none.flac"])
+            XCTAssertEqual((get["01 Organ.flac"] as? [String: Any])?["relative_path"] as? String, "Chords/Album/01 Organ.flac",
+                           "a bare file name is found by the index")
+            let missing = try XCTUnwrap(get["Nowhere/none.flac"] as? [String: Any])
+            XCTAssertEqual(missing["status"] as? Int, 404)
+            XCTAssertEqual(missing["tried"] as? [String], ["Nowhere/none.flac", "none.flac", "name:none.flac", "words:nowhere none"])
+
+            // POST: paths with commas, as a list or under "paths".
+            for body in [#"["Hiss/Album/02 Quiet, Hiss.flac", "../etc/passwd"]"#,
+                         #"{"paths": ["Hiss/Album/02 Quiet, Hiss.flac", "../etc/passwd"]}"#] {
+                let response = try RawHTTPClient.request(port: port, method: "POST", target: Array("/smart-dj/bulk-profiles".utf8),
+                                                      headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+                XCTAssertEqual(response.status, 200, response.text)
+                let post = try object(response)
+                XCTAssertEqual((post["Hiss/Album/02 Quiet, Hiss.flac"] as? [String: Any])?["relative_path"] as? String,
+                               "Hiss/Album/02 Quiet, Hiss.flac")
+                XCTAssertEqual((post["../etc/passwd"] as? [String: Any])?["status"] as? Int, 400)
+            }
+        }
+    }
+
+    func testFramesAsJSONAndAsStoredBytesAgree() throws {
+        let f = try ServerFixture.get()
+        try withServer(database: f.db, library: f.library) { port in
+            let json = try RawHTTPClient.get(port: port, "/visualizer/frames?relative_path=Chords/Album/01%20Organ.flac")
+            XCTAssertEqual(json.status, 200, json.text)
+            let frames = try XCTUnwrap(json.json() as? [[Double]])
+            let bytes = try RawHTTPClient.get(port: port, "/visualizer/frames?relative_path=Chords/Album/01%20Organ.flac&format=bytes")
+            XCTAssertEqual(bytes.status, 200)
+            XCTAssertEqual(bytes.headers["content-type"], "application/octet-stream")
+            let count = try XCTUnwrap(bytes.headers["x-frames-count"].flatMap(Int.init))
+            let bands = try XCTUnwrap(bytes.headers["x-frames-bands"].flatMap(Int.init))
+            XCTAssertEqual(bands, 32)
+            XCTAssertEqual(Double(try XCTUnwrap(bytes.headers["x-frames-fps"])), 30)
+            XCTAssertEqual(frames.count, count)
+            XCTAssertGreaterThan(count, 100)
+            XCTAssertEqual(bytes.body.count, count * bands)
+            XCTAssertTrue(frames.allSatisfy { $0.count == bands && $0.allSatisfy { (0...1).contains($0) } })
+            let raw = [UInt8](bytes.body)
+            for i in [0, count / 2, count - 1] {
+                for b in 0..<bands { XCTAssertEqual(frames[i][b], Double(raw[i * bands + b]) / 255, accuracy: 1e-4) }
+            }
+            XCTAssertGreaterThan(frames.joined().max() ?? 0, 0.3, "a chord track is not silent")
+        }
+    }
+
+    func testSimilarAndMixAnswerAsTheCommandsDo() throws {
+        let f = try ServerFixture.get()
+        try withServer(database: f.db, library: f.library) { port in
+            let similar = try object(try RawHTTPClient.get(port: port, "/similar?relative_path=/music/Hiss/Album/01%20Hiss.flac&n=2"))
+            XCTAssertEqual(similar["resolved"] as? String, "Hiss/Album/01 Hiss.flac")
+            let neighbours = try XCTUnwrap(similar["neighbours"] as? [[String: Any]])
+            XCTAssertEqual(neighbours.count, 2)
+            XCTAssertEqual(neighbours.first?["path"] as? String, "Hiss/Album/02 Quiet, Hiss.flac", "\(neighbours)")
+            let mix = try object(try RawHTTPClient.get(port: port, "/mix?seed=Chords/Album/01%20Organ.flac&n=3"))
+            let tracks = try XCTUnwrap(mix["tracks"] as? [[String: Any]])
+            XCTAssertEqual(tracks.count, 3)
+            XCTAssertEqual(tracks.first?["path"] as? String, "Chords/Album/01 Organ.flac")
+            let m3u = try RawHTTPClient.get(port: port, "/mix?seed=Chords/Album/01%20Organ.flac&n=2&format=m3u")
+            XCTAssertTrue(m3u.text.hasPrefix("#EXTM3U\n"), m3u.text)
+            let unknown = try RawHTTPClient.get(port: port, "/similar?relative_path=Nowhere/none.flac")
+            XCTAssertEqual(unknown.status, 404)
+            XCTAssertNotNil(try object(unknown)["tried"] as? [String])
+        }
+    }
+
+    /// The issue's bad inputs: each gets a JSON error with the right status, and the server keeps serving.
+    func testBadInputGetsAClearJSONErrorAndTheServerKeepsServing() throws {
+        let f = try ServerFixture.get()
+        let thousands = (0..<10_000).map { "p\($0).flac" }
+        try withServer(database: f.db, library: f.library) { port in
+            let cases: [(name: String, method: String, target: [UInt8], body: Data, status: Int)] = [
+                ("dot-dot", "GET", Array("/smart-dj/profile?relative_path=../../etc/passwd".utf8), Data(), 400),
+                ("encoded traversal", "GET", Array("/smart-dj/profile?relative_path=%2e%2e%2f%2e%2e%2fetc%2fpasswd".utf8), Data(), 400),
+                ("absolute outside the root", "GET", Array("/smart-dj/profile?relative_path=/etc/passwd".utf8), Data(), 404),
+                ("symlink out of the root", "GET", Array("/smart-dj/profile?relative_path=Escape.flac".utf8), Data(), 400),
+                ("frames through a symlink out", "GET", Array("/visualizer/frames?relative_path=Escape.flac".utf8), Data(), 400),
+                ("NUL", "GET", Array("/smart-dj/profile?relative_path=Beats%00x.flac".utf8), Data(), 400),
+                ("invalid UTF-8", "GET", Array("/smart-dj/profile?relative_path=%ff%fe.flac".utf8), Data(), 400),
+                ("broken percent-encoding", "GET", Array("/smart-dj/profile?relative_path=%zz".utf8), Data(), 400),
+                ("missing parameter", "GET", Array("/smart-dj/profile".utf8), Data(), 400),
+                ("n out of range", "GET", Array("/similar?relative_path=x.flac&n=100000".utf8), Data(), 400),
+                ("10,000 paths in one GET", "GET", Array(("/smart-dj/bulk-profiles?paths=" + thousands.joined(separator: ",")).utf8), Data(), 414),
+                ("10,000 paths in one POST", "POST", Array("/smart-dj/bulk-profiles".utf8),
+                 try JSONSerialization.data(withJSONObject: thousands), 413),
+                ("a 1 MB query string", "GET", Array(("/smart-dj/profile?relative_path=" + String(repeating: "a", count: 1 << 20)).utf8), Data(), 414),
+                ("a 2 MB body", "POST", Array("/smart-dj/bulk-profiles".utf8), Data(repeating: 0x61, count: 2 << 20), 413),
+                ("a body that is not JSON", "POST", Array("/smart-dj/bulk-profiles".utf8), Data("a,b".utf8), 400),
+                ("no such route", "GET", Array("/smart-dj/nothing".utf8), Data(), 404),
+            ]
+            for c in cases {
+                let response = try RawHTTPClient.request(port: port, method: c.method, target: c.target, body: c.body)
+                XCTAssertEqual(response.status, c.status, "\(c.name): \(response.text.prefix(300))")
+                let error = try object(response)
+                XCTAssertEqual(error["status"] as? Int, c.status, c.name)
+                XCTAssertFalse((error["error"] as? String ?? "").isEmpty, c.name)
+                XCTAssertFalse(response.text.contains("/etc/passwd:") || response.text.contains("root:"), c.name)
+            }
+            // Raw bytes that are not valid HTTP are refused by the HTTP parser before any route: a bare 400
+            // and a closed connection, and the server goes on.
+            let raw = try RawHTTPClient.request(port: port, target: Array("/smart-dj/profile?relative_path=".utf8) + [0xff, 0xfe, 0x00])
+            XCTAssertEqual(raw.status, 400)
+            XCTAssertEqual(try RawHTTPClient.get(port: port, "/health").status, 200, "still serving")
+        }
+    }
+
+    func testATokenGuardsEveryRouteButHealth() throws {
+        let f = try ServerFixture.get()
+        try withServer(database: f.db, library: f.library, token: "s3cret-token") { port in
+            let target = "/smart-dj/profile?relative_path=Beats/Album/01%20Clicks.flac"
+            XCTAssertEqual(try RawHTTPClient.get(port: port, "/health").status, 200)
+            let none = try RawHTTPClient.get(port: port, target)
+            XCTAssertEqual(none.status, 401)
+            XCTAssertEqual(none.headers["www-authenticate"], "Bearer")
+            XCTAssertEqual(try object(none)["status"] as? Int, 401)
+            XCTAssertEqual(try RawHTTPClient.get(port: port, target, headers: ["Authorization": "Bearer wrong-token!"]).status, 401)
+            XCTAssertEqual(try RawHTTPClient.get(port: port, target, headers: ["Authorization": "Basic czNjcmV0"]).status, 401)
+            XCTAssertEqual(try RawHTTPClient.get(port: port, "/metrics").status, 401)
+            XCTAssertEqual(try RawHTTPClient.get(port: port, target, headers: ["Authorization": "Bearer s3cret-token"]).status, 200)
+        }
+    }
+
+    func testAMissingOrLockedDatabaseIs503AndServingResumesWhenItIsReadable() throws {
+        let f = try ServerFixture.get()
+        let dir = try Synth.temporaryDirectory("ServerTestsMissing")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let db = dir + "/late.db"
+        try withServer(database: db, library: f.library) { port in
+            let health = try RawHTTPClient.get(port: port, "/health")
+            XCTAssertEqual(health.status, 503)
+            XCTAssertEqual(try object(health)["status"] as? String, "unavailable")
+            let profile = try RawHTTPClient.get(port: port, "/smart-dj/profile?relative_path=x.flac")
+            XCTAssertEqual(profile.status, 503)
+            XCTAssertEqual(profile.headers["retry-after"], "5")
+            XCTAssertTrue((try object(profile)["error"] as? String ?? "").contains("no database"), profile.text)
+
+            // The nightly run's database appears, but another process holds it with an exclusive lock.
+            try DatabaseQueue(path: f.db).backup(to: DatabaseQueue(path: db))
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE") }
+            let locker = try DatabaseQueue(path: db, configuration: configuration)
+            try locker.inDatabase { db in try db.execute(sql: "UPDATE runs SET summary = summary") }
+            var locked = try RawHTTPClient.get(port: port, "/smart-dj/profile?relative_path=01%20Hiss.flac")
+            for _ in 0..<20 where !locked.text.contains("locked") {
+                usleep(250_000) // the missing file's answer is kept for a second before the next try
+                locked = try RawHTTPClient.get(port: port, "/smart-dj/profile?relative_path=01%20Hiss.flac")
+            }
+            XCTAssertEqual(locked.status, 503, locked.text)
+            XCTAssertTrue((try object(locked)["error"] as? String ?? "").contains("locked"), locked.text)
+
+            // The lock goes: served without a restart.
+            try locker.close()
+            var status = 0
+            for _ in 0..<40 where status != 200 {
+                status = try RawHTTPClient.get(port: port, "/smart-dj/profile?relative_path=01%20Hiss.flac").status
+                if status != 200 { usleep(250_000) }
+            }
+            XCTAssertEqual(status, 200)
+        }
+    }
+
+    func testMetricsCountRequestsByRouteAndStatusAndReportTheLibrary() throws {
+        let f = try ServerFixture.get()
+        try withServer(database: f.db, library: f.library) { port in
+            for _ in 0..<3 { _ = try RawHTTPClient.get(port: port, "/smart-dj/profile?relative_path=01%20Hiss.flac") }
+            _ = try RawHTTPClient.get(port: port, "/smart-dj/profile?relative_path=none.flac")
+            let metrics = try RawHTTPClient.get(port: port, "/metrics")
+            XCTAssertEqual(metrics.status, 200)
+            XCTAssertTrue(metrics.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") ?? false)
+            let lines = Set(metrics.text.split(separator: "\n").map(String.init))
+            XCTAssertTrue(lines.contains(#"spindle_http_requests_total{route="/smart-dj/profile",status="200"} 3"#), metrics.text)
+            XCTAssertTrue(lines.contains(#"spindle_http_requests_total{route="/smart-dj/profile",status="404"} 1"#), metrics.text)
+            XCTAssertTrue(lines.contains(#"spindle_http_request_duration_seconds_count{route="/smart-dj/profile"} 4"#), metrics.text)
+            XCTAssertTrue(lines.contains("spindle_tracks_analysed 5.0"), metrics.text)
+            XCTAssertTrue(lines.contains("spindle_database_up 1.0"), metrics.text)
+            XCTAssertTrue(lines.contains { $0.hasPrefix("spindle_last_run_end_timestamp_seconds 1") }, metrics.text)
+            let size = lines.first { $0.hasPrefix("spindle_database_size_bytes ") }.flatMap { Double($0.split(separator: " ")[1]) }
+            XCTAssertGreaterThan(size ?? 0, 10_000)
+        }
+    }
+
+    /// The command itself: an ephemeral port announced on standard error, and a clean stop on SIGTERM.
+    func testServeCommandAnnouncesItsPortAndStopsOnSIGTERM() throws {
+        let f = try ServerFixture.get()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.executable)
+        process.arguments = ["--db", f.db, "--library", f.library, "serve", "--listen", "127.0.0.1:0"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var announced = ""
+        while !announced.contains("\n") {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            announced += String(decoding: chunk, as: UTF8.self)
+        }
+        let port = try XCTUnwrap(announced.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) },
+                                 announced)
+        XCTAssertTrue(announced.contains("http://127.0.0.1:"), announced)
+        let health = try object(try RawHTTPClient.get(port: port, "/health"))
+        XCTAssertEqual(health["status"] as? String, "ok")
+        XCTAssertEqual(health["profiles"] as? Int, 5)
+        process.terminate()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+    }
+}
