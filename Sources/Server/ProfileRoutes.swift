@@ -71,6 +71,7 @@ struct ProfileRoutes: Sendable {
             ("lufs", .from(p.lufsIntegrated, digits: 2)),
             ("bpm_confidence", .from(p.bpmConfidence, digits: 3)),
             ("first_beat_s", .from(p.firstBeatS, digits: 3)),
+            ("bpm_alternative", .from(p.bpmAlternative, digits: 2)),
             ("lufs_integrated", .from(p.lufsIntegrated, digits: 2)),
             ("loudness_range_lu", .from(p.loudnessRangeLu, digits: 2)),
             ("true_peak_dbtp", .from(p.truePeakDbtp, digits: 2)),

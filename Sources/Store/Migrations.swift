@@ -311,6 +311,10 @@ enum Migrations {
                 t.column("written_at", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v12-bpm-alternative") { db in
+            // The tempo analyzer's runner-up metrical level, when the evidence is split between two.
+            try db.alter(table: "analysis") { t in t.add(column: "bpm_alternative", .double) }
+        }
         return migrator
     }
 }

@@ -107,6 +107,25 @@ final class TempoTests: XCTestCase {
         XCTAssertLessThan(first, 1.0)
     }
 
+    // Clicks at 120 BPM, every other one five times as loud: as periodic at 60 as at 120, so one is the
+    // tempo and the other the runner-up. A drum pattern's runner-up, when it has one, is a neighbouring level
+    // of its tempo, inside the range.
+    func testTheRunnerUpLevelIsReportedWhenTheEvidenceIsSplit() throws {
+        let accented = zip(Synth.clicks(bpm: 60, seconds: 30), Synth.clicks(bpm: 120, seconds: 30)).map { $0 + 0.25 * $1 }
+        let split = tempo(accented)
+        let pair = [try XCTUnwrap(split.bpm), try XCTUnwrap(split.alternative, "accents split the evidence")].sorted()
+        XCTAssertEqual(pair[0], 60, accuracy: 60 * 0.04)
+        XCTAssertEqual(pair[1], 120, accuracy: 120 * 0.04)
+        for bpm in [97.0, 140] {
+            let drums = tempo(Self.drums(bpm: bpm, seconds: 30))
+            XCTAssertTrue(within(drums.bpm, bpm))
+            if let alternative = drums.alternative {
+                XCTAssertTrue([0.5, 2.0 / 3, 1.5, 2].contains { within(alternative, bpm * $0) }, "\(bpm): \(alternative)")
+                XCTAssertTrue((60...200).contains(alternative))
+            }
+        }
+    }
+
     func testConfidenceSeparatesPulseFromNoise() throws {
         let clicks = tempo(Synth.clicks(bpm: 120, seconds: 20))
         let noise = tempo(Synth.noise(seconds: 20, rmsDBFS: -20))

@@ -43,6 +43,7 @@ final class ServerTests: XCTestCase {
                 XCTAssertNotNil(profile[key] as? NSNumber, "\(key) in \(profile)")
             }
             XCTAssertTrue(profile.keys.contains("key"))
+            XCTAssertTrue(profile.keys.contains("bpm_alternative"), "null when the tempo stands clear, never missing")
         }
     }
 

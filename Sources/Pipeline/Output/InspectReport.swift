@@ -46,7 +46,7 @@ public enum InspectReport {
             .from(o.seconds, digits: 4),
             .from(a?.key?.key.name),
             .from(a?.key?.strength, digits: 3),
-            .null,
+            .from(tempo?.alternative, digits: 2),
         ]
         return .object(Array(zip(keys, values)))
     }

@@ -12,6 +12,7 @@ public struct TrackProfile: Sendable, Equatable, FetchableRecord {
     public var bpm: Double?
     public var bpmConfidence: Double?
     public var firstBeatS: Double?
+    public var bpmAlternative: Double?
     public var lufsIntegrated: Double?
     public var loudnessRangeLu: Double?
     public var truePeakDbtp: Double?
@@ -28,6 +29,7 @@ public struct TrackProfile: Sendable, Equatable, FetchableRecord {
     public init(row: Row) throws {
         path = row["path"]; status = row["status"]; error = row["error"]; durationS = row["duration_s"]
         bpm = row["bpm"]; bpmConfidence = row["bpm_confidence"]; firstBeatS = row["first_beat_s"]
+        bpmAlternative = row["bpm_alternative"]
         lufsIntegrated = row["lufs_integrated"]; loudnessRangeLu = row["loudness_range_lu"]
         truePeakDbtp = row["true_peak_dbtp"]; samplePeakDbfs = row["sample_peak_dbfs"]
         replaygainTrackGainDb = row["replaygain_track_gain_db"]; leadSilenceEndS = row["lead_silence_end_s"]
