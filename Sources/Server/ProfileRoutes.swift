@@ -53,16 +53,17 @@ struct ProfileRoutes: Sendable {
         if let failure = resolution.apiError { return .failure(failure) }
         let path = resolution.resolved!
         let profile = try library.read { open, db in try ServeQueries.profile(db, rootId: open.rootId, path: path) }
-        guard let profile, profile.status == "ok" else {
-            let why = profile?.error.map { "analysis failed: \($0)" } ?? "not analysed yet"
+        guard let profile, profile.analysis.status == .ok else {
+            let why = profile?.analysis.error.map { "analysis failed: \($0)" } ?? "not analysed yet"
             return .failure(APIError(.notFound, "no profile for \(path): \(why)", [("relative_path", .string(path))]))
         }
         return .success(Self.json(profile, resolution: resolution))
     }
 
-    static func json(_ p: TrackProfile, resolution: Resolution) -> JSONValue {
-        .object([
-            ("relative_path", .string(p.path)),
+    static func json(_ profile: TrackProfile, resolution: Resolution) -> JSONValue {
+        let p = profile.analysis
+        return .object([
+            ("relative_path", .string(profile.path)),
             // The companion's four, with its meaning: silence_start is where TRAILING silence begins,
             // silence_end where LEADING silence ends (the smart_dj_profiles view's mapping).
             ("bpm", .from(p.bpm, digits: 2)),

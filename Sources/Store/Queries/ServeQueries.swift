@@ -1,40 +1,16 @@
 import Foundation
 import GRDB
 
-/// One analysed track as `spindle serve` hands it to players: the `analysis` row's results under their
-/// own names. The companion's names (`silence_start` = where trailing silence begins, `silence_end` =
-/// where leading silence ends) are the `smart_dj_profiles` view's; `companionFields` gives them.
+/// One analysed track as `spindle serve` hands it to players: its path and its `analysis` row. The
+/// companion's names (`silence_start` = where trailing silence begins, `silence_end` = where leading
+/// silence ends) are the `smart_dj_profiles` view's; the profile route gives them.
 public struct TrackProfile: Sendable, Equatable, FetchableRecord {
     public var path: String
-    public var status: String
-    public var error: String?
-    public var durationS: Double?
-    public var bpm: Double?
-    public var bpmConfidence: Double?
-    public var firstBeatS: Double?
-    public var bpmAlternative: Double?
-    public var lufsIntegrated: Double?
-    public var loudnessRangeLu: Double?
-    public var truePeakDbtp: Double?
-    public var samplePeakDbfs: Double?
-    public var replaygainTrackGainDb: Double?
-    public var leadSilenceEndS: Double?
-    public var trailSilenceStartS: Double?
-    public var isSilent: Bool?
-    public var key: String?
-    public var keyStrength: Double?
-    public var framesCount: Int?
-    public var analyzedAt: Date
+    public var analysis: AnalysisRecord
 
     public init(row: Row) throws {
-        path = row["path"]; status = row["status"]; error = row["error"]; durationS = row["duration_s"]
-        bpm = row["bpm"]; bpmConfidence = row["bpm_confidence"]; firstBeatS = row["first_beat_s"]
-        bpmAlternative = row["bpm_alternative"]
-        lufsIntegrated = row["lufs_integrated"]; loudnessRangeLu = row["loudness_range_lu"]
-        truePeakDbtp = row["true_peak_dbtp"]; samplePeakDbfs = row["sample_peak_dbfs"]
-        replaygainTrackGainDb = row["replaygain_track_gain_db"]; leadSilenceEndS = row["lead_silence_end_s"]
-        trailSilenceStartS = row["trail_silence_start_s"]; isSilent = row["is_silent"]; key = row["key"]
-        keyStrength = row["key_strength"]; framesCount = row["frames_count"]; analyzedAt = row["analyzed_at"]
+        path = row["path"]
+        analysis = try AnalysisRecord(row: row)
     }
 }
 

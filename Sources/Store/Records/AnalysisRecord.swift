@@ -21,6 +21,7 @@ public struct AnalysisRecord: SnakeCaseRecord, Sendable, Equatable {
     public var bpm: Double?
     public var bpmConfidence: Double?
     public var firstBeatS: Double?
+    public var bpmAlternative: Double?
     public var lufsIntegrated: Double?
     public var loudnessRangeLu: Double?
     public var truePeakDbtp: Double?
@@ -38,6 +39,8 @@ public struct AnalysisRecord: SnakeCaseRecord, Sendable, Equatable {
     public var spectrumMid: Double?
     public var spectrumHigh: Double?
     public var loudnessBlocks: Data?
+    public var key: String?
+    public var keyStrength: Double?
 
     public init(fileId: Int64, contentKey: String?, analyzerVersion: Int, status: Status, analyzedAt: Date = Date()) {
         self.fileId = fileId; self.contentKey = contentKey; self.analyzerVersion = analyzerVersion
