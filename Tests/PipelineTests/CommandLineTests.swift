@@ -58,6 +58,20 @@ final class CommandLineTests: XCTestCase {
         XCTAssertFalse(r.stdout.contains("nan") || r.stdout.contains("inf"))
     }
 
+    // Accented clicks are as periodic at 60 as at 120 BPM: inspect names the runner-up in JSON and in text.
+    func testInspectReportsTheRunnerUpMetricalLevel() throws {
+        // Scaled so the sum stays inside full scale (a 16-bit FLAC refuses what would clip).
+        let accented = zip(Synth.clicks(bpm: 60, seconds: 30), Synth.clicks(bpm: 120, seconds: 30)).map { 0.6 * ($0 + 0.25 * $1) }
+        try Synth.write(accented, to: dir + "/accented.flac", format: .flac16)
+        let r = try CLI.run(["inspect", "--json", dir + "/accented.flac"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let object = try json(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        let bpm = try XCTUnwrap(object["bpm"] as? Double), alternative = try XCTUnwrap(object["bpm_alternative"] as? Double)
+        XCTAssertEqual(max(bpm, alternative) / min(bpm, alternative), 2, accuracy: 0.08)
+        let text = try CLI.run(["inspect", dir + "/accented.flac"])
+        XCTAssertTrue(text.stdout.contains(String(format: "or %.2f BPM at another metrical level", alternative)), text.stdout)
+    }
+
     func testInspectOfBadInputExitsThreeWithAnErrorLine() throws {
         FileManager.default.createFile(atPath: dir + "/bad.flac", contents: Data("not audio".utf8))
         let r = try CLI.run(["inspect", "--json", dir + "/bad.flac"])

@@ -68,7 +68,8 @@ public enum InspectReport {
                      "  format:     \(format.codec), \(format.sampleRate) Hz, \(format.channels) ch, \(f(o.durationSeconds, "s", 3))"]
         if let damage = o.damage { lines.append("  partial:    \(TerminalText.safe(damage))") }
         if let t = o.analysis?.tempo {
-            lines.append("  tempo:      \(f(t.bpm, "BPM")) (confidence \(String(format: "%.2f", t.confidence))), first beat \(f(t.firstBeat, "s", 3))")
+            let runnerUp = t.alternative.map { ", or \(f($0, "BPM")) at another metrical level" } ?? ""
+            lines.append("  tempo:      \(f(t.bpm, "BPM")) (confidence \(String(format: "%.2f", t.confidence))\(runnerUp)), first beat \(f(t.firstBeat, "s", 3))")
         }
         if let l = o.analysis?.loudness {
             lines.append("  loudness:   \(f(l.integratedLUFS, "LUFS")), range \(f(l.rangeLU, "LU")), true peak \(f(l.truePeakDBTP, "dBTP")), sample peak \(f(l.samplePeakDBFS, "dBFS")), ReplayGain \(f(l.replayGainDB, "dB"))")
