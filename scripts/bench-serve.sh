@@ -96,13 +96,17 @@ load 3 >/dev/null  # warm the page cache and the pool
 echo "profiles, no writer (target $RATE/s):"
 load "$SECONDS_EACH"
 
+# Analysis rows written since the newest run (the force run) started.
+rewritten() {
+  python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM analysis WHERE analyzed_at >= (SELECT started_at FROM runs ORDER BY id DESC LIMIT 1)').fetchone()[0])" "$DB"
+}
 "$BIN" --quiet analyze --force > "$WORK/force.log" 2>&1 &
 WRITER=$!
 sleep 2
-BEFORE=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM analysis WHERE analyzed_at >= (SELECT started_at FROM runs ORDER BY id DESC LIMIT 1)').fetchone()[0])" "$DB")
+BEFORE=$(rewritten)
 echo "profiles, while analyze --force rewrites the database (target $RATE/s):"
 load "$SECONDS_EACH"
-AFTER=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM analysis WHERE analyzed_at >= (SELECT started_at FROM runs ORDER BY id DESC LIMIT 1)').fetchone()[0])" "$DB")
+AFTER=$(rewritten)
 if kill -0 "$WRITER" 2>/dev/null; then
   echo "  analyze --force wrote $((AFTER - BEFORE)) analysis rows during the measurement and was still running at its end"
 else
@@ -111,23 +115,25 @@ fi
 wait "$WRITER" || true
 
 # 3. Frames of the 4-minute track.
-frames() {
+FRAMES="$URL/visualizer/frames?relative_path=Long%2FFour%20Minutes.wav"
+frames() {  # frames QUERY-SUFFIX LABEL
+  local size
+  size=$(curl -s -H "$AUTH" "$FRAMES$1" | wc -c)
   for _ in $(seq 1 200); do
-    curl -s -o /dev/null -w "%{time_total}\n" -H "$AUTH" "$URL/visualizer/frames?relative_path=Long%2FFour%20Minutes.wav$1"
-  done | sort -n | awk -v what="$2" -v size="$3" '{ t[NR] = $1 * 1000 } END {
-    printf "  %s (%s): p50 %.2f ms, p99 %.2f ms, max %.2f ms over %d requests\n", what, size, t[int(NR * 0.5)], t[int(NR * 0.99)], t[NR], NR }'
+    curl -s -o /dev/null -w "%{time_total}\n" -H "$AUTH" "$FRAMES$1"
+  done | sort -n | awk -v what="$2" -v size="$size" '{ t[NR] = $1 * 1000 } END {
+    printf "  %s (%s bytes): p50 %.2f ms, p99 %.2f ms, max %.2f ms over %d requests\n", what, size, t[int(NR * 0.5)], t[int(NR * 0.99)], t[NR], NR }'
 }
 echo "frames of a 4-minute track:"
-frames "" "JSON" "$(curl -s -H "$AUTH" "$URL/visualizer/frames?relative_path=Long%2FFour%20Minutes.wav" | wc -c) bytes"
-frames "&format=bytes" "bytes" "$(curl -s -H "$AUTH" "$URL/visualizer/frames?relative_path=Long%2FFour%20Minutes.wav&format=bytes" | wc -c) bytes"
+frames "" "JSON"
+frames "&format=bytes" "bytes"
 
 # 4. Bad input: each gets a JSON error, and the server still answers afterwards.
 echo "bad input:"
 probe() {  # probe LABEL CURL-ARGS...
   local label=$1; shift
-  local out status
-  out=$(curl -s -o "$WORK/body" -w "%{http_code}" "$@" || true)
-  status=$out
+  local status
+  status=$(curl -s -o "$WORK/body" -w "%{http_code}" "$@" || true)
   printf "  %-40s %s %s\n" "$label" "$status" "$(head -c 110 "$WORK/body" | tr -d '\n')"
 }
 P="$URL/smart-dj/profile?relative_path="

@@ -135,7 +135,7 @@ public final class TempoEstimator: Analyzer {
         }
         // Refine on the autocorrelation peak itself (parabolic interpolation around the period).
         let refined = refine(period: periodOf(bestBPM))
-        let finalBPM = min(maxBPM, max(minBPM, 60 * fps / refined))
+        let finalBPM = self.bpm(period: refined)
         let confidence = max(0, min(1, acfAt(refined) / acf[0]))
         return TempoResult(bpm: finalBPM, confidence: confidence, firstBeat: firstBeat(period: refined),
                            alternative: alternative(to: finalBPM, comb: comb))
@@ -147,9 +147,14 @@ public final class TempoEstimator: Analyzer {
         let chosen = comb(bpm)
         guard chosen > 0 else { return nil }
         let levels = [0.5, 2.0 / 3, 1.5, 2.0].map { bpm * $0 }.filter { $0 >= minBPM && $0 <= maxBPM }
-        guard let best = levels.max(by: { comb($0) < comb($1) }), comb(best) >= Self.alternativeShare * chosen else { return nil }
-        let fps = onsets.framesPerSecond
-        return min(maxBPM, max(minBPM, 60 * fps / refine(period: 60 * fps / best)))
+        guard let best = levels.map({ (bpm: $0, score: comb($0)) }).max(by: { $0.score < $1.score }),
+              best.score >= Self.alternativeShare * chosen else { return nil }
+        return self.bpm(period: refine(period: 60 * onsets.framesPerSecond / best.bpm))
+    }
+
+    /// The tempo of an envelope period (in frames), kept inside the configured range.
+    private func bpm(period: Double) -> Double {
+        min(maxBPM, max(minBPM, 60 * onsets.framesPerSecond / period))
     }
 
     private func refine(period: Double) -> Double {
