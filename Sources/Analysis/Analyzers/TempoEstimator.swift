@@ -21,8 +21,9 @@ public struct TempoResult: Sendable, Equatable, Codable {
 /// Global tempo of constant-tempo music. The onset envelope's autocorrelation is accumulated as the stream
 /// goes (constant memory: a ring of the last few seconds and one sum per lag); at the end each candidate
 /// tempo is scored by a comb over its multiples times a log-normal prior around 115 BPM (σ 0.8 octave),
-/// which settles octave errors toward the musically likely tempo. The beat phase comes from the first ~45 s
-/// of the envelope.
+/// which settles octave errors toward the musically likely tempo. Beats are tracked by dynamic programming
+/// (`BeatTracker`) over the first ~45 s of the envelope at the chosen period, and the first beat is the
+/// grid those beats agree on, so `first_beat_s + k · 60 / bpm` lands on them.
 public final class TempoEstimator: Analyzer {
     private let onsets: OnsetEnvelope
     private let minBPM: Double
@@ -137,7 +138,8 @@ public final class TempoEstimator: Analyzer {
         let refined = refine(period: periodOf(bestBPM))
         let finalBPM = self.bpm(period: refined)
         let confidence = max(0, min(1, acfAt(refined) / acf[0]))
-        return TempoResult(bpm: finalBPM, confidence: confidence, firstBeat: firstBeat(period: refined),
+        let beats = BeatTracker.track(head, period: refined)
+        return TempoResult(bpm: finalBPM, confidence: confidence, firstBeat: firstBeat(period: refined, beats: beats),
                            alternative: alternative(to: finalBPM, comb: comb))
     }
 
@@ -216,9 +218,9 @@ public final class TempoEstimator: Analyzer {
         return b.onBeat > 0 ? Double(b.offBeat / b.onBeat) : 0
     }
 
-    private func firstBeat(period: Double) -> Double? {
+    private func firstBeat(period: Double, beats: BeatTracker.Beats?) -> Double? {
         guard head.count > Int(period * 2), let maxOnset = head.max(), maxOnset > 0 else { return nil }
-        let phase = beatPhase(period: period).phase
+        let phase = beats?.gridPhase ?? beatPhase(period: period).phase
         let startsAtOnce = onsets.firstFrameLevel > 0.25 * maxOnset
         let firstOnset = startsAtOnce ? 0 : Double(head.firstIndex(where: { $0 > 0.25 * maxOnset }) ?? 0)
         var beat = phase
@@ -230,7 +232,7 @@ public final class TempoEstimator: Analyzer {
 
 extension TempoEstimator {
     public static let entry = AnalyzerEntry(
-        name: "tempo", version: 2, needsMono: true,
+        name: "tempo", version: 3, needsMono: true,
         outputs: ["bpm", "bpm_confidence", "first_beat_s", "bpm_alternative"],
         make: { format, options in TempoEstimator(format: format, minBPM: options.minBPM, maxBPM: options.maxBPM) },
         values: { r in

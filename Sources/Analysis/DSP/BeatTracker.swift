@@ -1,0 +1,100 @@
+import Foundation
+
+/// Beats by dynamic programming over an onset envelope, after Ellis (2007), "Beat tracking by dynamic
+/// programming": the chain of frames that collects the most onset strength while each step stays close to
+/// one period. A step of length d costs `tightness · ln(d / period)²`, so a beat may move with the music
+/// (a held note, a push) but the chain cannot jump to the off-beats or skip one without paying for it.
+struct BeatTracker {
+    /// Ellis's value for an envelope scaled to unit standard deviation.
+    static let tightness = 100.0
+
+    struct Beats {
+        /// Frame indices of the beats, ascending.
+        var frames: [Int]
+        /// The fixed grid (phase in frames, 0 ≤ phase < period) that the beats agree with best.
+        var gridPhase: Double
+        /// Share of beats within an eighth of a period of that grid: 1 when the music keeps one tempo and the
+        /// tracker found it, lower when the beats wander between levels or phases.
+        var onGrid: Double
+    }
+
+    /// Nil when the envelope is shorter than four periods or carries no onsets.
+    static func track(_ envelope: [Float], period: Double) -> Beats? {
+        let n = envelope.count
+        guard period >= 2, Double(n) > 4 * period else { return nil }
+        // Scale to unit standard deviation so `tightness` means the same for every track.
+        let mean = envelope.reduce(0, +) / Float(n)
+        let variance = envelope.reduce(Float(0)) { $0 + ($1 - mean) * ($1 - mean) } / Float(n)
+        guard variance > 0 else { return nil }
+        let scale = 1 / variance.squareRoot()
+        let local = envelope.map { Double(max(0, $0) * scale) }
+        let strongest = local.max() ?? 0
+        guard strongest > 0 else { return nil }
+
+        // cumulative[t]: the best chain ending with a beat at t; previous[t]: the beat before it (-1: first).
+        var cumulative = [Double](repeating: 0, count: n)
+        var previous = [Int](repeating: -1, count: n)
+        let shortest = max(1, Int((period / 2).rounded())), longest = Int((2 * period).rounded())
+        let cost = (shortest...longest).map { d -> Double in
+            let l = log(Double(d) / period)
+            return -tightness * l * l
+        }
+        var started = false
+        for t in 0..<n {
+            var best = -Double.infinity, from = -1
+            if t >= shortest {
+                for d in shortest...min(longest, t) {
+                    let s = cumulative[t - d] + cost[d - shortest]
+                    if s > best { best = s; from = t - d }
+                }
+            }
+            // Until the first real onset, a chain starts afresh rather than inherit a penalty.
+            if from < 0 || (!started && local[t] < 0.01 * strongest) {
+                cumulative[t] = local[t] + max(0, best)
+                previous[t] = -1
+            } else {
+                cumulative[t] = local[t] + best
+                previous[t] = from
+                started = true
+            }
+        }
+        // The chain ends at the last local maximum of the cumulative score that is at least half the median
+        // of those maxima (a beat right at the end may lack its successor's support).
+        var peaks: [Int] = []
+        for t in 1..<(n - 1) where cumulative[t] > cumulative[t - 1] && cumulative[t] >= cumulative[t + 1] { peaks.append(t) }
+        guard !peaks.isEmpty else { return nil }
+        let median = peaks.map { cumulative[$0] }.sorted()[peaks.count / 2]
+        var t = peaks.last { cumulative[$0] >= 0.5 * median } ?? peaks.last!
+        var frames: [Int] = []
+        while t >= 0 {
+            frames.append(t)
+            t = previous[t]
+        }
+        frames.reverse()
+        // Weak beats at either end are the chain running on through silence: trim those under half the
+        // beats' RMS strength.
+        let rms = (frames.reduce(0) { $0 + local[$1] * local[$1] } / Double(frames.count)).squareRoot()
+        while let first = frames.first, frames.count > 2, local[first] < 0.5 * rms { frames.removeFirst() }
+        while let last = frames.last, frames.count > 2, local[last] < 0.5 * rms { frames.removeLast() }
+        guard frames.count >= 2 else { return nil }
+        return grid(frames, strengths: frames.map { local[$0] }, period: period)
+    }
+
+    /// The grid phase as the strength-weighted circular mean of the beats' phases, and the share on it.
+    private static func grid(_ frames: [Int], strengths: [Double], period: Double) -> Beats {
+        var x = 0.0, y = 0.0
+        for (f, w) in zip(frames, strengths) {
+            let angle = 2 * Double.pi * Double(f) / period
+            x += w * cos(angle)
+            y += w * sin(angle)
+        }
+        var phase = atan2(y, x) / (2 * Double.pi) * period
+        if phase < 0 { phase += period }
+        let on = frames.filter { f in
+            let offset = (Double(f) - phase).truncatingRemainder(dividingBy: period)
+            let distance = min(abs(offset), period - abs(offset))
+            return distance <= period / 8
+        }.count
+        return Beats(frames: frames, gridPhase: phase, onGrid: Double(on) / Double(frames.count))
+    }
+}

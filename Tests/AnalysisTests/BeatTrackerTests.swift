@@ -1,0 +1,51 @@
+@testable import Analysis
+import XCTest
+
+/// The dynamic-programming beat tracker on hand-made onset envelopes, where every beat's frame is known.
+final class BeatTrackerTests: XCTestCase {
+    /// An envelope of `frames` zeros with `height` at each frame listed.
+    private func envelope(_ frames: Int, pulses: [Int], height: Float = 1) -> [Float] {
+        var e = [Float](repeating: 0, count: frames)
+        for p in pulses where p < frames { e[p] = height }
+        return e
+    }
+
+    func testFollowsAPulseAtItsPeriodAndPhase() throws {
+        let pulses = Array(stride(from: 13, to: 2000, by: 40))
+        let beats = try XCTUnwrap(BeatTracker.track(envelope(2000, pulses: pulses), period: 40))
+        XCTAssertEqual(beats.frames, pulses)
+        XCTAssertEqual(beats.gridPhase, 13, accuracy: 0.5)
+        XCTAssertEqual(beats.onGrid, 1)
+    }
+
+    // Weak off-beats between strong beats: the chain keeps to the beats, and the grid's phase with it.
+    func testStaysOnTheBeatsWhenTheOffBeatsAreWeaker() throws {
+        var e = envelope(2000, pulses: Array(stride(from: 7, to: 2000, by: 40)))
+        for p in stride(from: 27, to: 2000, by: 40) { e[p] = 0.4 }
+        let beats = try XCTUnwrap(BeatTracker.track(e, period: 40))
+        XCTAssertTrue(beats.frames.allSatisfy { ($0 - 7) % 40 == 0 }, "\(beats.frames.prefix(8))")
+        XCTAssertEqual(beats.gridPhase, 7, accuracy: 0.5)
+    }
+
+    // One beat played late (a push): the tracked beat moves with it, the grid does not.
+    func testAPushedBeatIsFollowedWithoutMovingTheGrid() throws {
+        var pulses = Array(stride(from: 0, to: 2000, by: 40))
+        pulses[20] += 4
+        let beats = try XCTUnwrap(BeatTracker.track(envelope(2000, pulses: pulses), period: 40))
+        XCTAssertTrue(beats.frames.contains(pulses[20]))
+        XCTAssertEqual(beats.gridPhase, 0.08, accuracy: 0.5)
+        XCTAssertGreaterThan(beats.onGrid, 0.95)
+    }
+
+    // Pulses that change period halfway do not hold to one grid.
+    func testBeatsThatLeaveTheGridLowerItsShare() throws {
+        let pulses = Array(stride(from: 0, to: 1000, by: 40)) + Array(stride(from: 1000, to: 2000, by: 46))
+        let beats = try XCTUnwrap(BeatTracker.track(envelope(2000, pulses: pulses), period: 40))
+        XCTAssertLessThan(beats.onGrid, 0.8)
+    }
+
+    func testNothingToTrackGivesNil() {
+        XCTAssertNil(BeatTracker.track([Float](repeating: 0, count: 2000), period: 40))
+        XCTAssertNil(BeatTracker.track(envelope(100, pulses: [0, 40, 80]), period: 40), "shorter than four periods")
+    }
+}
