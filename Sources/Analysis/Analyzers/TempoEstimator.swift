@@ -2,7 +2,8 @@ import Foundation
 
 public struct TempoResult: Sendable, Equatable, Codable {
     public var bpm: Double?
-    /// 0..1: how periodic the onset strength is at the chosen tempo (normalised autocorrelation).
+    /// 0..1: how periodic the onset strength is at the chosen tempo (normalised autocorrelation) times the
+    /// share of tracked beats that keep to one grid at that tempo.
     public var confidence: Double
     /// Time of the first beat of the grid, seconds.
     public var firstBeat: Double?
@@ -137,8 +138,13 @@ public final class TempoEstimator: Analyzer {
         // Refine on the autocorrelation peak itself (parabolic interpolation around the period).
         let refined = refine(period: periodOf(bestBPM))
         let finalBPM = self.bpm(period: refined)
-        let confidence = max(0, min(1, acfAt(refined) / acf[0]))
         let beats = BeatTracker.track(head, period: refined)
+        // Periodicity alone trusts music that is periodic at some level but whose beats the tracker cannot
+        // hold to one grid (a level between two, a dotted pulse). On the development set's tune split the
+        // product put 95.6 % right among tracks at 0.5 or more (periodicity alone: 93.6 %); check: 84.1 %
+        // (82.6 %). It has no parameter to fit.
+        let periodicity = max(0, min(1, acfAt(refined) / acf[0]))
+        let confidence = periodicity * (beats?.onGrid ?? 0)
         return TempoResult(bpm: finalBPM, confidence: confidence, firstBeat: firstBeat(period: refined, beats: beats),
                            alternative: alternative(to: finalBPM, comb: comb))
     }
