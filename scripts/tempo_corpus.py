@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""A second, independent tempo corpus beside the development set, for tuning the tempo estimator on more
+music than the devset's `tune` split without touching its `check` split. Nothing of it is committed.
+
+    python3 scripts/tempo_corpus.py OUT tracker          # modules from Debian game packages the devset does not use
+    python3 scripts/tempo_corpus.py OUT midi [N]         # N music21 scores (default 60) by composers it does not use
+    python3 scripts/tempo_corpus.py OUT truth            # OUT/truth.json for score_devset.py and peers_devset.py
+
+It reuses the devset's own builders (../shared/devset/devset.py: module analysis with libopenmpt, truth at
+4 rows per beat over a constant speed/tempo section; music21 → MIDI → FluidSynth renders with a random GM
+drum pattern half the time), so it needs a built devset (DEVSET, default /tmp/devset) for its `modprobe`
+helper and its venv (music21). Renders of scores are 43 s long at a log-uniform tempo of 60–190 BPM, capped
+so the piece's common short note stays above ~90 ms. Every entry is `split: "tune"`: score it with
+
+    find OUT/audio -type f | sort | tr '\\n' '\\0' | xargs -0 spindle inspect --json > out.jsonl
+    python3 ../shared/devset/score_devset.py OUT/truth.json out.jsonl --peers OUT/peers
+
+after `DEVSET/venv/bin/python ../shared/devset/peers_devset.py OUT` for the peers on the same files.
+Runs are resumable: entries already in OUT/truth-PART.jsonl are skipped.
+"""
+import json, math, os, random, subprocess, sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DEVSET_CODE = Path(os.environ.get("DEVSET_CODE", HERE.parent.parent / "shared" / "devset"))
+DEVSET = Path(os.environ.get("DEVSET", "/tmp/devset"))
+sys.path.insert(0, str(DEVSET_CODE))
+import devset as D  # noqa: E402
+
+# Game packages with tracker music that the devset's TRACKER list does not use (checked against it below).
+PACKAGES = """tecnoballz-data pekka-kana-2-data heroes-sound-tracks freedroid-data biniax2-data rafkill-data
+bomberclone-data pachi-data circuslinux-data ri-li-data open-invaders-data tuxtype-data njam-data solarwolf
+tomatoes-data ceferino-data ballz-data cuyo-data criticalmass-data flobopuyo rockdodger penguin-command bb
+armagetronad dodgindiamond2 vectoroids pathogen gweled""".split()
+# music21 corpus folders the devset uses (its SPLIT) or that hold no playable pieces.
+SKIP_SCORES = set(D.SPLIT) | {"theoryExercises", "leadSheet", "demos", "schoenberg", "webern"}
+PROGRAMS = [[0], [19], [40, 40, 41, 42], [56, 57, 58, 58], [48, 48, 48, 32], [24, 25, 32, 32],
+            [73, 68, 71, 70], [52, 52, 52, 19], [16], [4, 81, 33, 38]]
+
+
+def appender(out, part):
+    path = out / ("truth-%s.jsonl" % part)
+    done = {json.loads(line)["path"] for line in open(path)} if path.exists() else set()
+    handle = open(path, "a")
+
+    def add(entry):
+        handle.write(json.dumps(entry) + "\n")
+        handle.flush()
+        print(entry, flush=True)
+    return done, add
+
+
+def build_tracker(out):
+    used = {t[0] for t in D.TRACKER}
+    overlap = used.intersection(PACKAGES)
+    if overlap:
+        raise SystemExit("packages the devset already uses: %s" % ", ".join(sorted(overlap)))
+    probe = DEVSET / "work" / "bin" / "modprobe"
+    if not probe.exists():
+        raise SystemExit("%s missing: build the devset first (make_devset.sh %s)" % (probe, DEVSET))
+    debs = out / "work" / "debs"
+    extracted = out / "work" / "x"
+    debs.mkdir(parents=True, exist_ok=True)
+    extracted.mkdir(parents=True, exist_ok=True)
+    done, add = appender(out, "tracker")
+    for pkg in PACKAGES:
+        if not list(debs.glob(pkg + "_*.deb")):
+            subprocess.run(["apt-get", "download", pkg], cwd=debs, capture_output=True)
+        deb = next(iter(debs.glob(pkg + "_*.deb")), None)
+        if deb is None:
+            print("no package", pkg)
+            continue
+        if not (extracted / pkg).exists():
+            D.sh(["dpkg-deb", "-x", deb, extracted / pkg])
+        for module in sorted(p for p in (extracted / pkg).rglob("*") if p.is_file() and D.MOD_RE.search(p.name)):
+            name = "tracker/%s__%s.flac" % (pkg, module.stem)
+            if name in done:
+                continue
+            try:
+                a = D.analyse_module(probe, module, 0)
+            except Exception as ex:  # a module libopenmpt cannot read is skipped, not fatal
+                print("unreadable", module, ex)
+                continue
+            problems = [p for p in (a or {}).get("problems", []) if not p.startswith("constant section")]
+            if a is None or problems or a["section_s"] < 20:
+                print("skipped", module.name, problems)
+                continue
+            raw = out / "work" / "module.f32"
+            D.sh([probe, "pcm", module, 0, a["start"], a["frames"], raw])
+            D.sh(["sox", "-R", "-D", "-t", "raw", "-e", "floating-point", "-b", "32", "-r", D.RATE, "-c", "2", raw,
+                  "-b", "16", out / "audio" / name, "gain", "-n", "-3"])
+            add({"path": name, "bpm": a["bpm"], "origin": "tracker", "group": pkg})
+
+
+def build_midi(out, count):
+    import music21
+    rnd = random.Random(7)
+    done, add = appender(out, "midi")
+    candidates = []
+    for p in music21.corpus.getPaths():
+        rel = str(p).split("/corpus/")[1]
+        if rel.split("/")[0] not in SKIP_SCORES:
+            candidates.append(rel)
+    rnd.shuffle(candidates)
+    # Palestrina alone would be half the corpus: at most 60 of its pieces.
+    palestrina = [s for s in candidates if s.startswith("palestrina")][:60]
+    candidates = [s for s in candidates if not s.startswith("palestrina")] + palestrina
+    rnd.shuffle(candidates)
+    made = 0
+    mid, wav = out / "work" / "score.mid", out / "work" / "score.wav"
+    for target in candidates:
+        if made >= count:
+            break
+        name = "midi/%s.flac" % target.replace("/", "_").replace(".", "_")
+        if name in done:
+            made += 1
+            continue
+        drums = rnd.random() < 0.5
+        programs = rnd.choice(PROGRAMS)
+        bpm = round(math.exp(rnd.uniform(math.log(60), math.log(190))))
+        try:
+            score = D.parse_corpus(target)
+            if isinstance(score, music21.stream.Opus):
+                continue
+            lengths = sorted(float(n.duration.quarterLength) for n in score.flatten().notes if n.duration.quarterLength > 0)
+            if not lengths:
+                continue
+            bpm = min(bpm, int(60 * lengths[len(lengths) // 10] / 0.09))
+            if bpm < 60:
+                continue
+            info = D.score_to_midi(target, bpm, drums, programs, 40, mid, D.CUT_S)
+        except Exception as ex:  # pieces without one x/4 metre and the like
+            print("skipped", target, str(ex)[:80])
+            continue
+        D.sh(["fluidsynth", "-ni", "-q", "-g", "0.5", "-r", D.RATE, "-O", "float", "-T", "wav", "-F", wav, D.SF2, mid])
+        D.sh(["sox", "-R", "-D", wav, "-b", "16", "-c", "2", out / "audio" / name, "trim", "0", "43", "gain", "-n", "-3"])
+        add({"path": name, "bpm": info["bpm"], "origin": "midi", "group": target.split("/")[0], "drums": drums,
+             "meter": info["meter"]})
+        made += 1
+
+
+def write_truth(out):
+    import soundfile
+    files = []
+    for part in ("tracker", "midi"):
+        path = out / ("truth-%s.jsonl" % part)
+        if not path.exists():
+            continue
+        for line in open(path):
+            e = json.loads(line)
+            e.update(set="render", split="tune", container="flac",
+                     duration_s=soundfile.info(str(out / "audio" / e["path"])).duration)
+            files.append(e)
+    json.dump({"files": files}, open(out / "truth.json", "w"), indent=1)
+    print("%d entries in %s" % (len(files), out / "truth.json"))
+
+
+def main():
+    if len(sys.argv) < 3 or sys.argv[2] not in ("tracker", "midi", "truth"):
+        raise SystemExit(__doc__)
+    out = Path(sys.argv[1])
+    for sub in ("audio/tracker", "audio/midi", "work"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    if sys.argv[2] == "tracker":
+        build_tracker(out)
+    elif sys.argv[2] == "midi":
+        build_midi(out, int(sys.argv[3]) if len(sys.argv) > 3 else 60)
+    else:
+        write_truth(out)
+
+
+if __name__ == "__main__":
+    main()
