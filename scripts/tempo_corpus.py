@@ -81,8 +81,10 @@ def build_tracker(out):
             except Exception as ex:  # a module libopenmpt cannot read is skipped, not fatal
                 print("unreadable", module, ex)
                 continue
-            problems = [p for p in (a or {}).get("problems", []) if not p.startswith("constant section")]
-            if a is None or problems or a["section_s"] < 20:
+            if a is None:
+                continue
+            problems = [p for p in a["problems"] if not p.startswith("constant section")]
+            if problems or a["section_s"] < 20:
                 print("skipped", module.name, problems)
                 continue
             raw = out / "work" / "module.f32"

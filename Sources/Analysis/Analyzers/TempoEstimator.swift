@@ -141,10 +141,9 @@ public final class TempoEstimator: Analyzer {
             bpm += 0.05
         }
         // Metrical level: the comb can still settle a level below the beat, so move to a faster level when
-        // the music says so. Double
-        // when the half period is about as periodic AND the off-beats are about as strong as the beats
-        // (hi-hats on eighths make the first true but not the second); ×1.5 (a ternary metre's beat) when
-        // the two-thirds period is even more periodic than the chosen one.
+        // the music says so. Double when the half period is about as periodic AND the off-beats are about as
+        // strong as the beats (hi-hats on eighths make the first true but not the second); ×1.5 (a ternary
+        // metre's beat) when the two-thirds period is even more periodic than the chosen one.
         let period = periodOf(bestBPM)
         let chosen = max(acfAt(period), .leastNonzeroMagnitude)
         let halfRatio = acfAt(period / 2) / chosen
@@ -158,9 +157,9 @@ public final class TempoEstimator: Analyzer {
         let finalBPM = self.bpm(period: refined)
         let beats = BeatTracker.track(head, period: refined)
         // Periodicity alone trusts music that is periodic at some level but whose beats the tracker cannot
-        // hold to one grid (a level between two, a dotted pulse). On the development set's tune split the
-        // product put 95.6 % right among tracks at 0.5 or more (periodicity alone: 93.6 %); check: 84.1 %
-        // (82.6 %).
+        // hold to one grid (a level between two, a dotted pulse). With the version-3 comb, on the development
+        // set's tune split the product put 95.6 % right among tracks at 0.5 or more (periodicity alone:
+        // 93.6 %); check: 84.1 % (82.6 %). Today's figures are at `splitLevelCost`.
         let periodicity = max(0, min(1, acfAt(refined) / acf[0]))
         let runnerUp = alternative(to: finalBPM, comb: comb)
         let confidence = periodicity * (beats?.onGrid ?? 0) * (runnerUp == nil ? 1 : Self.splitLevelCost)
