@@ -2,30 +2,64 @@
 """How well `bpm_confidence` predicts a right tempo, per split, on the development set or the tempo corpus:
 
     find DEVSET/audio -type f | sort | tr '\\n' '\\0' | xargs -0 spindle inspect --json > out.jsonl
-    python3 scripts/tempo_calibration.py DEVSET/truth.json out.jsonl
+    python3 scripts/tempo_calibration.py DEVSET/truth.json out.jsonl [--peers DEVSET/peers]
 
 For each split: the share of tracks at confidence 0.5 or more and how many of them are right (within 4 %),
-the right share per confidence decile, and how often the truth is `bpm` or `bpm_alternative`. Results are
-matched to truth entries by their path relative to the audio folder (the last two path components)."""
+the right share per confidence decile, and how often the truth is `bpm` or `bpm_alternative`; then per
+origin, Acc1 (within 4 %) and Acc2 (also ×2, ×3, ×½, ×⅓, as score_devset.py counts them), and with --peers
+the same for each peer's NAME.jsonl (from peers_devset.py), over the renders (set "render"), also for
+origins score_devset.py does not show.
+Results are matched to truth entries by their path relative to the audio folder (the last two path
+components)."""
+import glob
 import json
+import os
 import sys
+
+FACTORS = (1.0, 2.0, 3.0, 0.5, 1.0 / 3.0)
 
 
 def right(estimate, truth):
     return estimate is not None and truth > 0 and abs(estimate / truth - 1) <= 0.04
 
 
-def main():
-    if len(sys.argv) != 3:
-        raise SystemExit(__doc__)
-    truth = json.load(open(sys.argv[1]))
-    entries = {e["path"]: e for e in (truth["files"] if isinstance(truth, dict) else truth) if "bpm" in e}
+def load(path):
+    """A tool's results by their path's last two components."""
     results = {}
-    for line in open(sys.argv[2]):
+    for line in open(path):
         line = line.strip()
         if line:
             r = json.loads(line)
             results["/".join(r["path"].split("/")[-2:])] = r
+    return results
+
+
+def accuracy(entries, tools):
+    """Acc1 / Acc2 per split and origin, one row per tool."""
+    groups = sorted({(e.get("split", "all"), e.get("origin", "?")) for e in entries.values()})
+    print("Acc1/Acc2 %% per split and origin: %s" % ", ".join("%s %s (%d)" % (s, o, sum(
+        1 for e in entries.values() if (e.get("split", "all"), e.get("origin", "?")) == (s, o))) for s, o in groups))
+    for name, results in tools:
+        cells = []
+        for group in groups:
+            rows = [(results.get("/".join(p.split("/")[-2:]), {}).get("bpm"), e["bpm"]) for p, e in entries.items()
+                    if (e.get("split", "all"), e.get("origin", "?")) == group]
+            a1 = sum(right(b, t) for b, t in rows)
+            a2 = sum(any(right(b, t * f) for f in FACTORS) for b, t in rows)
+            cells.append("%3.0f/%3.0f" % (100 * a1 / len(rows), 100 * a2 / len(rows)))
+        print("  %-20s %s" % (name, "  ".join(cells)))
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    peers = sys.argv[sys.argv.index("--peers") + 1] if "--peers" in sys.argv else None
+    if peers:
+        args.remove(peers)
+    if len(args) != 2:
+        raise SystemExit(__doc__)
+    truth = json.load(open(args[0]))
+    entries = {e["path"]: e for e in (truth["files"] if isinstance(truth, dict) else truth) if "bpm" in e}
+    results = load(args[1])
     splits = {}
     for path, e in entries.items():
         r = results.get("/".join(path.split("/")[-2:]))
@@ -45,6 +79,12 @@ def main():
             inside = [ok for c, ok, _ in points if d / 10 <= c < (d + 1) / 10 or (d == 9 and c >= 1)]
             deciles.append("%.1f: %d/%d" % (d / 10, sum(inside), len(inside)))
         print("  right / tracks per decile: " + ", ".join(deciles))
+    tools = [("spindle", results)]
+    for path in sorted(glob.glob(os.path.join(peers, "*.jsonl")) if peers else []):
+        if not path.endswith("-key.jsonl"):
+            tools.append((os.path.basename(path)[:-len(".jsonl")], load(path)))
+    # Accuracy over the renders only, as score_devset.py counts it (copies would weigh a source twice).
+    accuracy({p: e for p, e in entries.items() if e.get("set", "render") == "render"}, tools)
 
 
 if __name__ == "__main__":

@@ -4,18 +4,27 @@ music than the devset's `tune` split without touching its `check` split. Nothing
 
     python3 scripts/tempo_corpus.py OUT tracker          # modules from Debian game packages the devset does not use
     python3 scripts/tempo_corpus.py OUT midi [N]         # N music21 scores (default 60) by composers it does not use
+    python3 scripts/tempo_corpus.py OUT productions      # LMMS demo projects and Hydrogen demo songs (held out)
     python3 scripts/tempo_corpus.py OUT truth            # OUT/truth.json for score_devset.py and peers_devset.py
 
 It reuses the devset's own builders (../shared/devset/devset.py: module analysis with libopenmpt, truth at
 4 rows per beat over a constant speed/tempo section; music21 → MIDI → FluidSynth renders with a random GM
 drum pattern half the time), so it needs a built devset (DEVSET, default /tmp/devset) for its `modprobe`
 helper and its venv (music21). Renders of scores are 43 s long at a log-uniform tempo of 60–190 BPM, capped
-so the piece's common short note stays above ~90 ms. Every entry is `split: "tune"`: score it with
+so the piece's common short note stays above ~90 ms. Tracker and score entries are `split: "tune"`: score them with
 
     find OUT/audio -type f | sort | tr '\\n' '\\0' | xargs -0 spindle inspect --json > out.jsonl
     python3 ../shared/devset/score_devset.py OUT/truth.json out.jsonl --peers OUT/peers
 
 after `DEVSET/venv/bin/python ../shared/devset/peers_devset.py OUT` for the peers on the same files.
+`productions` (needs `apt-get install lmms hydrogen`) renders, with their own engines, the demo projects
+Debian ships with LMMS (electronic productions by its community: house, trance, reggaeton, chiptune) and
+the demo songs of Hydrogen (sampled drum kits), whole; the truth is the project's tempo (quarter notes per
+minute). Projects that automate their tempo, and renders that come out silent (a drum kit not installed),
+are left out. Nothing was tuned on them: their entries are `split: "productions"`, a held-out set, which
+score_devset.py does not show (it knows only MIDI and tracker renders); tempo_calibration.py scores them per
+origin, with the peers.
+
 Runs are resumable: entries already in OUT/truth-PART.jsonl are skipped.
 """
 import json, math, os, random, subprocess, sys
@@ -141,16 +150,73 @@ def build_midi(out, count):
         made += 1
 
 
+def project_tempo(path):
+    """The LMMS project's tempo, or None when the project automates it."""
+    import re
+    import zlib
+    data = open(path, "rb").read()
+    if path.suffix == ".mmpz":
+        data = zlib.decompress(data[4:])   # Qt's qCompress: a 4-byte length, then zlib
+    xml = data.decode("utf-8", "replace")
+    head = re.search(r"<head\b[^>]*?(/>|>(.*?)</head>)", xml, re.S)
+    # An automated tempo is a <bpm id="N"> model inside the head that an automation pattern's <object id="N"> drives.
+    model = re.search(r"<bpm\b[^>]*\bid=\"(\d+)\"", head.group(2) or "")
+    if model and re.search(r"<object\b[^>]*\bid=\"%s\"" % model.group(1), xml):
+        return None
+    tempo = re.search(r'bpm="([0-9.]+)"', head.group(0)) or re.search(r'<bpm\b[^>]*\bvalue="([0-9.]+)"', head.group(0))
+    return float(tempo.group(1))
+
+
+def build_productions(out):
+    import re
+    import soundfile
+    for tool in ("lmms", "h2cli"):
+        if subprocess.run(["which", tool], capture_output=True).returncode != 0:
+            raise SystemExit("%s missing: apt-get install -y lmms hydrogen" % tool)
+    done, add = appender(out, "production")
+    wav = out / "work" / "production.wav"
+    jobs = []
+    for project in sorted(Path("/usr/share/lmms/projects").rglob("*.mmp*")):
+        jobs.append(("lmms", project, project_tempo(project), ["lmms", "--allowroot", "-r", project, "-o", wav,
+                                                               "-f", "wav", "-s", str(D.RATE)]))
+    for song in sorted(Path("/usr/share/hydrogen").rglob("*.h2song")):
+        text = song.read_text(errors="replace")
+        # Tempo markers on the timeline change the tempo mid-song.
+        markers = re.search(r"<BPMTimeLine>(.*?)</BPMTimeLine>", text, re.S)
+        bpm = None if markers and markers.group(1).strip() else float(re.search(r"<bpm>([^<]+)</bpm>", text).group(1))
+        jobs.append(("hydrogen", song, bpm, ["h2cli", "-s", song, "-o", wav]))
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    for origin, source, bpm, command in jobs:
+        name = "production/%s__%s.flac" % (origin, re.sub(r"[^A-Za-z0-9_-]", "_", source.name.split(".")[0]))
+        if name in done:
+            continue
+        if bpm is None:
+            print("skipped (tempo changes)", source)
+            continue
+        wav.unlink(missing_ok=True)
+        subprocess.run([str(c) for c in command], capture_output=True, env=env, timeout=900)
+        if not wav.exists() or not soundfile.info(str(wav)).frames:
+            print("skipped (no render)", source)
+            continue
+        samples, _ = soundfile.read(str(wav), dtype="float32")
+        if not abs(samples).max() > 0:
+            print("skipped (silent: an instrument or drum kit not installed)", source)
+            continue
+        D.sh(["sox", "-R", "-D", wav, "-b", "16", out / "audio" / name])
+        group = source.stem.split("-")[0] if origin == "lmms" else "hydrogen"
+        add({"path": name, "bpm": bpm, "origin": origin, "group": group, "source": str(source)})
+
+
 def write_truth(out):
     import soundfile
     files = []
-    for part in ("tracker", "midi"):
+    for part in ("tracker", "midi", "production"):
         path = out / ("truth-%s.jsonl" % part)
         if not path.exists():
             continue
         for line in open(path):
             e = json.loads(line)
-            e.update(set="render", split="tune", container="flac",
+            e.update(set="render", split="productions" if part == "production" else "tune", container="flac",
                      duration_s=soundfile.info(str(out / "audio" / e["path"])).duration)
             files.append(e)
     json.dump({"files": files}, open(out / "truth.json", "w"), indent=1)
@@ -158,15 +224,17 @@ def write_truth(out):
 
 
 def main():
-    if len(sys.argv) < 3 or sys.argv[2] not in ("tracker", "midi", "truth"):
+    if len(sys.argv) < 3 or sys.argv[2] not in ("tracker", "midi", "productions", "truth"):
         raise SystemExit(__doc__)
     out = Path(sys.argv[1])
-    for sub in ("audio/tracker", "audio/midi", "work"):
+    for sub in ("audio/tracker", "audio/midi", "audio/production", "work"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     if sys.argv[2] == "tracker":
         build_tracker(out)
     elif sys.argv[2] == "midi":
         build_midi(out, int(sys.argv[3]) if len(sys.argv) > 3 else 60)
+    elif sys.argv[2] == "productions":
+        build_productions(out)
     else:
         write_truth(out)
 
