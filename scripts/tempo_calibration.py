@@ -8,7 +8,9 @@ For each split: the share of tracks at confidence 0.5 or more and how many of th
 the right share per confidence decile, and how often the truth is `bpm` or `bpm_alternative`; then per
 origin, Acc1 (within 4 %) and Acc2 (also ×2, ×3, ×½, ×⅓, as score_devset.py counts them), and with --peers
 the same for each peer's NAME.jsonl (from peers_devset.py), over the renders (set "render"), also for
-origins score_devset.py does not show.
+origins score_devset.py does not show. Where the truth has the beat grid (`first_beat_s`), it also tells,
+among the right tempos, how often Spindle's grid (`first_beat_s + k · 60 / bpm`) lies on the beats (within
+10 % of a beat) and how often on the off-beats (half a beat away).
 Results are matched to truth entries by their path relative to the audio folder (the last two path
 components)."""
 import glob
@@ -50,6 +52,23 @@ def accuracy(entries, tools):
         print("  %-20s %s" % (name, "  ".join(cells)))
 
 
+def phase(entries, results):
+    """Where Spindle's beat grid lies against the true one, for the right tempos of entries that have it."""
+    offsets = []
+    for path, e in entries.items():
+        r = results.get("/".join(path.split("/")[-2:]))
+        if "first_beat_s" not in e or r is None or not right(r.get("bpm"), e["bpm"]) or r.get("first_beat_s") is None:
+            continue
+        beat = 60 / e["bpm"]
+        # Signed distance to the nearest true beat, in beats (−0.5 ..< 0.5).
+        offsets.append(((r["first_beat_s"] - e["first_beat_s"]) / beat + 0.5) % 1 - 0.5)
+    if offsets:
+        on = sum(abs(o) <= 0.1 for o in offsets)
+        off = sum(abs(o) >= 0.4 for o in offsets)
+        print("beat grid, over %d right tempos with a true grid: on the beats %d, on the off-beats %d, elsewhere %d"
+              % (len(offsets), on, off, len(offsets) - on - off))
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     peers = sys.argv[sys.argv.index("--peers") + 1] if "--peers" in sys.argv else None
@@ -83,6 +102,7 @@ def main():
     for path in sorted(glob.glob(os.path.join(peers, "*.jsonl")) if peers else []):
         if not path.endswith("-key.jsonl"):
             tools.append((os.path.basename(path)[:-len(".jsonl")], load(path)))
+    phase(entries, results)
     # Accuracy over the renders only, as score_devset.py counts it (copies would weigh a source twice).
     accuracy({p: e for p, e in entries.items() if e.get("set", "render") == "render"}, tools)
 

@@ -20,7 +20,7 @@ after `DEVSET/venv/bin/python ../shared/devset/peers_devset.py OUT` for the peer
 `productions` (needs `apt-get install lmms hydrogen`) renders, with their own engines, the demo projects
 Debian ships with LMMS (electronic productions by its community: house, trance, reggaeton, chiptune) and
 the demo songs of Hydrogen (sampled drum kits), whole; the truth is the project's tempo (quarter notes per
-minute). Projects that automate their tempo, and renders that come out silent (a drum kit not installed),
+minute), and, since both engines start on tick 0, the beat grid itself (`first_beat_s` 0). Projects that automate their tempo, and renders that come out silent (a drum kit not installed),
 are left out. Nothing was tuned on them: their entries are `split: "productions"`, a held-out set, which
 score_devset.py does not show (it knows only MIDI and tracker renders); tempo_calibration.py scores them per
 origin, with the peers.
@@ -204,7 +204,8 @@ def build_productions(out):
             continue
         D.sh(["sox", "-R", "-D", wav, "-b", "16", out / "audio" / name])
         group = source.stem.split("-")[0] if origin == "lmms" else "hydrogen"
-        add({"path": name, "bpm": bpm, "origin": origin, "group": group, "source": str(source)})
+        # Both engines start the song on tick 0, so the beats are exactly k · 60 / bpm from the start.
+        add({"path": name, "bpm": bpm, "first_beat_s": 0.0, "origin": origin, "group": group, "source": str(source)})
 
 
 def write_truth(out):
