@@ -60,14 +60,15 @@ def main():
         i, lra, tp = ffmpeg_loudness(r["path"])
         ref = reference_true_peak(r["path"]) if reference else None
         rows.append((r, i, lra, tp, ref))
+        against = ", ×16 reference %.2f" % ref if ref is not None else ""
         print("%-50s I %+.2f  LRA %+.2f  TP %+.2f (Spindle %.2f, ffmpeg %s%s)" % (
             r["path"].split("/")[-1][:50], r["lufs_integrated"] - i, (r["loudness_range_lu"] or 0) - (lra or 0),
-            r["true_peak_dbtp"] - tp, r["true_peak_dbtp"], tp, ", ×16 reference %.2f" % ref if ref is not None else ""))
+            r["true_peak_dbtp"] - tp, r["true_peak_dbtp"], tp, against))
     if not rows:
         raise SystemExit("no analysed files in %s" % args[0])
     for name, index, key in (("integrated", 1, "lufs_integrated"), ("range", 2, "loudness_range_lu"),
                              ("true peak", 3, "true_peak_dbtp")):
-        diffs = [abs((r[key] or 0) - row[index]) for row in rows for r in [row[0]] if row[index] is not None]
+        diffs = [abs((row[0][key] or 0) - row[index]) for row in rows if row[index] is not None]
         print("%-10s over %d files: largest |Spindle − ffmpeg| %.2f, mean %.3f" % (
             name, len(diffs), max(diffs), sum(diffs) / len(diffs)))
     if reference:

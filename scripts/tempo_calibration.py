@@ -57,7 +57,9 @@ def phase(entries, results):
     offsets = []
     for path, e in entries.items():
         r = results.get("/".join(path.split("/")[-2:]))
-        if "first_beat_s" not in e or r is None or not right(r.get("bpm"), e["bpm"]) or r.get("first_beat_s") is None:
+        if "first_beat_s" not in e or r is None or r.get("first_beat_s") is None:
+            continue
+        if not right(r.get("bpm"), e["bpm"]):
             continue
         beat = 60 / e["bpm"]
         # Signed distance to the nearest true beat, in beats (−0.5 ..< 0.5).

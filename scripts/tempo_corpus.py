@@ -19,15 +19,15 @@ so the piece's common short note stays above ~90 ms. Tracker and score entries a
 after `DEVSET/venv/bin/python ../shared/devset/peers_devset.py OUT` for the peers on the same files.
 `productions` (needs `apt-get install lmms hydrogen`) renders, with their own engines, the demo projects
 Debian ships with LMMS (electronic productions by its community: house, trance, reggaeton, chiptune) and
-the demo songs of Hydrogen (sampled drum kits), whole; the truth is the project's tempo (quarter notes per
-minute), and, since both engines start on tick 0, the beat grid itself (`first_beat_s` 0). Projects that automate their tempo, and renders that come out silent (a drum kit not installed),
-are left out. Nothing was tuned on them: their entries are `split: "productions"`, a held-out set, which
-score_devset.py does not show (it knows only MIDI and tracker renders); tempo_calibration.py scores them per
-origin, with the peers.
+the demo songs of Hydrogen (sampled drum kits), whole. The truth is the project's tempo (quarter notes per
+minute) and, since both engines start on tick 0, the beat grid itself (`first_beat_s` 0). Projects that
+automate their tempo, and renders that come out silent (a drum kit not installed), are left out. Nothing
+was tuned on them: their entries are `split: "productions"`, a held-out set, which score_devset.py does not
+show (it knows only MIDI and tracker renders); tempo_calibration.py scores them per origin, with the peers.
 
 Runs are resumable: entries already in OUT/truth-PART.jsonl are skipped.
 """
-import json, math, os, random, subprocess, sys
+import json, math, os, random, re, subprocess, sys, zlib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -152,8 +152,6 @@ def build_midi(out, count):
 
 def project_tempo(path):
     """The LMMS project's tempo, or None when the project automates it."""
-    import re
-    import zlib
     data = open(path, "rb").read()
     if path.suffix == ".mmpz":
         data = zlib.decompress(data[4:])   # Qt's qCompress: a 4-byte length, then zlib
@@ -168,7 +166,6 @@ def project_tempo(path):
 
 
 def build_productions(out):
-    import re
     import soundfile
     for tool in ("lmms", "h2cli"):
         if subprocess.run(["which", tool], capture_output=True).returncode != 0:
