@@ -178,6 +178,6 @@ public struct GenreBuilder: Sendable {
 
     func clusterGenres(_ inputs: [TrackInput], featureNames: [String]) -> [CompositeGenre] {
         guard let space = SonicSpace(inputs, names: featureNames) else { return [] }
-        return SonicClusters(space: space, maxShare: maxClusterShare).genres()
+        return SonicClusters(space: space, maxShare: maxClusterShare, minSize: rules.minSize).genres()
     }
 }

@@ -113,6 +113,38 @@ final class GenreBuilderTests: XCTestCase {
         XCTAssertTrue(member.explanation.contains("σ") && member.explanation.contains("BPM"), member.explanation)
     }
 
+    /// Two loose shelves and two far outliers: the plain mean silhouette prefers splitting the outliers off
+    /// (24 + 2: everything looks cohesive beside them), which leaves no genre at all (one cluster too large,
+    /// one too small). Only clusters that can be genres count when k is chosen.
+    func testOutliersDoNotHideTheShelves() throws {
+        // Each shelf spreads ±0.8 around its centre on brightness and percussiveness, 2 apart.
+        func spread(_ i: Int, _ salt: Int) -> Float { Float((i * 5 + salt) % 9 - 4) * 0.2 }
+        func track(_ path: String, bright: Float, percussive: Float) -> TrackInput {
+            let values = SonicFixture.names.map { name -> Float in
+                switch name {
+                case "centroid_oct_mean", "rolloff_oct_mean": return bright
+                case "onset_rate", "attack": return percussive
+                default: return 0
+                }
+            }
+            return TrackInput(path: path, title: path, bpm: 120, features: values)
+        }
+        var tracks: [TrackInput] = []
+        for i in 0..<12 {
+            tracks.append(track("a/\(i).flac", bright: 1 + spread(i, 0), percussive: 1 + spread(i, 4)))
+            tracks.append(track("b/\(i).flac", bright: -1 + spread(i, 2), percussive: -1 + spread(i, 7)))
+        }
+        tracks.append(track("odd/0.flac", bright: 20, percussive: -20))
+        tracks.append(track("odd/1.flac", bright: 21, percussive: -19))
+        let out = GenreBuilder(taxonomy: taxonomy, rules: rules).build(tracks, featureNames: SonicFixture.names)
+        let shelves = out.genres.filter { $0.kind == .cluster }.map { Set($0.members.map(\.path)) }
+        let a = Set((0..<12).map { "a/\($0).flac" }), b = Set((0..<12).map { "b/\($0).flac" })
+        // Shelves (one per side, or finer), none mixing the two sides, together holding both.
+        XCTAssertGreaterThanOrEqual(shelves.count, 2, "dropped: \(out.dropped)")
+        for shelf in shelves { XCTAssertTrue(shelf.isSubset(of: a) || shelf.isSubset(of: b), "\(shelf)") }
+        XCTAssertEqual(shelves.reduce(Set<String>()) { $0.union($1) }, a.union(b), "\(shelves)")
+    }
+
     func testEveryMembershipIsExplainedAndScored() {
         let out = GenreBuilder(taxonomy: taxonomy, rules: rules).build(library())
         for g in out.genres {

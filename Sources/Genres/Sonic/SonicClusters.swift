@@ -7,13 +7,16 @@ struct SonicClusters {
     var space: SonicSpace
     /// The largest share of the tracks one cluster may hold and still be a genre.
     var maxShare: Double
+    /// The fewest tracks a genre may have.
+    var minSize: Int
     /// A trait names a cluster when its members' mean sits this many standard deviations from the library's.
     static let namingThreshold = 0.5
 
     func genres() -> [CompositeGenre] {
         let n = space.count
         guard n >= 8 else { return [] }
-        guard let result = KMeans.best(space.values, dimensions: space.dimensions, ks: 2...max(2, min(8, n / 4))) else { return [] }
+        guard let result = KMeans.best(space.values, dimensions: space.dimensions, ks: 2...max(2, min(8, n / 4)),
+                                       minClusterSize: minSize, maxClusterShare: maxShare) else { return [] }
         let d = space.dimensions
         var clusters: [(rows: [Int], profile: [Double], tempo: TempoRange?, silhouette: Double, centroid: Int)] = []
         for c in 0..<result.k {
