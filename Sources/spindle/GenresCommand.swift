@@ -13,7 +13,8 @@ struct GenresCommand: ParsableCommand {
             abstract: "Rebuild composite genres from tags and analysis.",
             discussion: """
                 Rules from data/genre-rules.toml (e.g. "{language} {family}", "{decade} {genre}") plus k-means \
-                clusters (k by silhouette, fixed seed) over the feature vector and tempo, standardised and \
+                clusters (k by the silhouette of the clusters that can be genres, fixed seed) over the \
+                feature vector and tempo, standardised and \
                 weighted timbre 0.60, rhythm 0.25, tonal 0.15; each cluster is named from the traits that set \
                 it apart (brightness, percussiveness, noisiness, texture, tonal clarity, mode, tempo span, \
                 loudness); clusters that repeat a rule genre are merged into it; genres under 3 tracks or the confidence threshold are dropped. \
