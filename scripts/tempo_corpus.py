@@ -5,6 +5,7 @@ music than the devset's `tune` split without touching its `check` split. Nothing
     python3 scripts/tempo_corpus.py OUT tracker          # modules from Debian game packages the devset does not use
     python3 scripts/tempo_corpus.py OUT midi [N]         # N music21 scores (default 60) by composers it does not use
     python3 scripts/tempo_corpus.py OUT productions      # LMMS demo projects and Hydrogen demo songs (held out)
+    python3 scripts/tempo_corpus.py OUT songs            # game songs written as MIDI by their composers (held out)
     python3 scripts/tempo_corpus.py OUT truth            # OUT/truth.json for score_devset.py and peers_devset.py
 
 It reuses the devset's own builders (../shared/devset/devset.py: module analysis with libopenmpt, truth at
@@ -24,6 +25,10 @@ minute) and, since both engines start on tick 0, the beat grid itself (`first_be
 automate their tempo, and renders that come out silent (a drum kit not installed), are left out. Nothing
 was tuned on them: their entries are `split: "productions"`, a held-out set, which score_devset.py does not
 show (it knows only MIDI and tracker renders); tempo_calibration.py scores them per origin, with the peers.
+`songs` is a second held-out set, of popular music with drum parts played by their composers rather than
+patterns added by a script: the MIDI songs of OpenTTD's music set (pop, jazz, blues, rock), rendered with
+FluidSynth, and Planet Blupi's, as the game ships them already rendered to Ogg. The truth is the song's one
+MIDI tempo (songs whose tempo changes are left out); `split: "songs"`.
 
 Runs are resumable: entries already in OUT/truth-PART.jsonl are skipped.
 """
@@ -205,16 +210,58 @@ def build_productions(out):
         add({"path": name, "bpm": bpm, "first_beat_s": 0.0, "origin": origin, "group": group, "source": str(source)})
 
 
+def midi_tempo(path):
+    """The MIDI file's tempo when it has exactly one, else None; and its length in seconds."""
+    import mido
+    song = mido.MidiFile(str(path))
+    tempos = {round(mido.tempo2bpm(m.tempo), 3) for track in song.tracks for m in track if m.type == "set_tempo"}
+    return (tempos.pop() if len(tempos) == 1 else None), song.length
+
+
+def build_songs(out):
+    debs, extracted = out / "work" / "debs", out / "work" / "x"
+    debs.mkdir(parents=True, exist_ok=True)
+    done, add = appender(out, "song")
+    for pkg in ("openttd-openmsx", "planetblupi-music-midi", "planetblupi-music-ogg"):
+        if not list(debs.glob(pkg + "_*.deb")):
+            subprocess.run(["apt-get", "download", pkg], cwd=debs, capture_output=True)
+        deb = next(iter(debs.glob(pkg + "_*.deb")), None)
+        if deb is None:
+            raise SystemExit("apt-get download %s failed" % pkg)
+        if not (extracted / pkg).exists():
+            D.sh(["dpkg-deb", "-x", deb, extracted / pkg])
+    wav = out / "work" / "song.wav"
+    for source in sorted((extracted / "openttd-openmsx").rglob("*.mid")):
+        name = "song/openttd__%s.flac" % source.stem
+        bpm, length = midi_tempo(source)
+        if name in done or bpm is None or length < 40:
+            continue
+        D.sh(["fluidsynth", "-ni", "-q", "-g", "0.5", "-r", D.RATE, "-O", "float", "-T", "wav", "-F", wav, D.SF2, source])
+        start = 10 if length > 75 else 0
+        D.sh(["sox", "-R", "-D", wav, "-b", "16", "-c", "2", out / "audio" / name, "trim", start, 60, "gain", "-n", "-3"])
+        add({"path": name, "bpm": bpm, "origin": "song", "group": "openttd", "source": str(source)})
+    for source in sorted((extracted / "planetblupi-music-midi").rglob("*.mid")):
+        name = "song/planetblupi__%s.flac" % source.stem
+        rendered = next(iter((extracted / "planetblupi-music-ogg").rglob(source.stem + ".ogg")), None)
+        bpm, _ = midi_tempo(source)
+        if name in done or bpm is None or rendered is None:
+            continue
+        D.sh(["ffmpeg", "-v", "quiet", "-y", "-ss", 30, "-t", 60, "-i", rendered, "-ar", D.RATE, "-ac", 2, wav])
+        D.sh(["sox", "-R", "-D", wav, "-b", "16", out / "audio" / name])
+        add({"path": name, "bpm": bpm, "origin": "song", "group": "planetblupi", "source": str(rendered)})
+
+
 def write_truth(out):
     import soundfile
     files = []
-    for part in ("tracker", "midi", "production"):
+    held_out = {"production": "productions", "song": "songs"}
+    for part in ("tracker", "midi", "production", "song"):
         path = out / ("truth-%s.jsonl" % part)
         if not path.exists():
             continue
         for line in open(path):
             e = json.loads(line)
-            e.update(set="render", split="productions" if part == "production" else "tune", container="flac",
+            e.update(set="render", split=held_out.get(part, "tune"), container="flac",
                      duration_s=soundfile.info(str(out / "audio" / e["path"])).duration)
             files.append(e)
     json.dump({"files": files}, open(out / "truth.json", "w"), indent=1)
@@ -222,10 +269,10 @@ def write_truth(out):
 
 
 def main():
-    if len(sys.argv) < 3 or sys.argv[2] not in ("tracker", "midi", "productions", "truth"):
+    if len(sys.argv) < 3 or sys.argv[2] not in ("tracker", "midi", "productions", "songs", "truth"):
         raise SystemExit(__doc__)
     out = Path(sys.argv[1])
-    for sub in ("audio/tracker", "audio/midi", "audio/production", "work"):
+    for sub in ("audio/tracker", "audio/midi", "audio/production", "audio/song", "work"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     if sys.argv[2] == "tracker":
         build_tracker(out)
@@ -233,6 +280,8 @@ def main():
         build_midi(out, int(sys.argv[3]) if len(sys.argv) > 3 else 60)
     elif sys.argv[2] == "productions":
         build_productions(out)
+    elif sys.argv[2] == "songs":
+        build_songs(out)
     else:
         write_truth(out)
 
