@@ -86,6 +86,19 @@ final class LoudnessTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(loudness(s).samplePeakDBFS), -9.01, accuracy: 0.05)
     }
 
+    /// The meter skips whole blocks of a channel that cannot raise the true peak: a channel whose samples
+    /// are the quieter ones but whose waveform crests between them must still be the one measured.
+    func testTruePeakFoundOnTheChannelWithTheQuieterSamples() throws {
+        let left = tone(frequency: 1000, peakDB: -2, seconds: 2, sampleRate: 48000, channels: 2, active: [0])
+        // fs/4 at 45°: every sample 3 dB under the crest at −0.5 dBTP.
+        var right = tone(frequency: 12000, peakDB: -0.5, seconds: 2, sampleRate: 48000, channels: 2, active: [1],
+                         phase: Double.pi / 4)
+        fade(&right, channels: 2, frames: 480)
+        let l = loudness(zip(left, right).map { $0 + $1 })
+        XCTAssertEqual(try XCTUnwrap(l.samplePeakDBFS), -2, accuracy: 0.05)
+        XCTAssertEqual(try XCTUnwrap(l.truePeakDBTP), -0.5, accuracy: 0.2)
+    }
+
     func testSilenceGivesNullLoudnessNotInfinity() {
         let l = loudness([Float](repeating: 0, count: 48000 * 2 * 3))
         XCTAssertNil(l.integratedLUFS)

@@ -4,7 +4,8 @@ import Foundation
 /// with a 49-tap Hann-windowed sinc interpolator in polyphase form. Phase 0 reproduces the samples
 /// themselves, so only the other phases are computed, and only where they could raise the maximum:
 /// an interpolated value is bounded by (the phase's Σ|h|) × (the largest |x| under the filter), so a
-/// chunk whose bound does not exceed the peak found so far is skipped. That bound is exact, not a guess.
+/// channel's block, and within a block a 32-frame chunk, whose bound does not exceed the peak found so far
+/// is skipped. That bound is exact, not a guess: the results are those of interpolating everything.
 final class TruePeakMeter {
     private let channels: Int
     private let factor: Int
@@ -16,6 +17,7 @@ final class TruePeakMeter {
     private var window: [Float]           // taps-1 + chunk samples of one channel
     private var output: [Float]           // one phase's outputs for a chunk
     private var chunkPeaks: [Float] = []  // chunk-major, one per channel
+    private var blockPeaks: [Float]       // the current block's, one per channel
     private(set) var samplePeak: Float = 0
     private(set) var interpolatedPeak: Float = 0
     private static let chunk = 32
@@ -44,6 +46,7 @@ final class TruePeakMeter {
         bound = largest
         history = Array(repeating: [Float](repeating: 0, count: 11), count: channels)
         historyPeaks = [Float](repeating: 0, count: channels)
+        blockPeaks = [Float](repeating: 0, count: channels)
         window = [Float](repeating: 0, count: 11 + Self.chunk)
         output = [Float](repeating: 0, count: Self.chunk)
     }
@@ -53,22 +56,28 @@ final class TruePeakMeter {
 
     func consume(_ interleaved: UnsafeBufferPointer<Float>, frames: Int) {
         guard frames > 0 else { return }
-        let chunk = Self.chunk
-        let chunks = (frames + chunk - 1) / chunk
-        if chunkPeaks.count < chunks * channels { chunkPeaks = [Float](repeating: 0, count: chunks * channels) }
-        // Peaks per chunk and channel; an interleaved chunk is contiguous.
-        var blockPeak: Float = 0
-        chunkPeaks.withUnsafeMutableBufferPointer { peaks in
-            for k in 0..<chunks {
-                let lo = k * chunk * channels, hi = min(frames, (k + 1) * chunk) * channels
-                VectorOps.maxAbsPerChannel(interleaved.baseAddress! + lo, hi - lo, channels: channels,
-                                           into: peaks.baseAddress! + k * channels)
-                for c in 0..<channels where peaks[k * channels + c] > blockPeak { blockPeak = peaks[k * channels + c] }
+        // The whole block's peak per channel first, in one pass: once the loudest part of a track has
+        // passed, most blocks cannot raise the true peak on any channel, and they end here.
+        VectorOps.maxAbsPerChannel(interleaved.baseAddress!, frames * channels, channels: channels,
+                                   into: &blockPeaks)
+        samplePeak = max(samplePeak, blockPeaks.max() ?? 0)
+        guard factor > 1 else { return keepHistory(interleaved, frames: frames) }
+        // Decided before any channel runs, against a true peak that can only rise meanwhile: a channel left
+        // out here is one whose every chunk the test below would skip.
+        let open = (0..<channels).filter { bound * max(historyPeaks[$0], blockPeaks[$0]) > truePeak }
+        if !open.isEmpty {
+            let chunk = Self.chunk
+            let chunks = (frames + chunk - 1) / chunk
+            if chunkPeaks.count < chunks * channels { chunkPeaks = [Float](repeating: 0, count: chunks * channels) }
+            // Peaks per chunk and channel; an interleaved chunk is contiguous.
+            chunkPeaks.withUnsafeMutableBufferPointer { peaks in
+                for k in 0..<chunks {
+                    let lo = k * chunk * channels, hi = min(frames, (k + 1) * chunk) * channels
+                    VectorOps.maxAbsPerChannel(interleaved.baseAddress! + lo, hi - lo, channels: channels,
+                                               into: peaks.baseAddress! + k * channels)
+                }
             }
-        }
-        samplePeak = max(samplePeak, blockPeak)
-        if factor > 1 {
-            for c in 0..<channels {
+            for c in open {
                 var previousPeak = historyPeaks[c]
                 for k in 0..<chunks {
                     // Outputs of chunk k read this chunk and the 11 samples before it.
@@ -81,6 +90,10 @@ final class TruePeakMeter {
                 }
             }
         }
+        keepHistory(interleaved, frames: frames)
+    }
+
+    private func keepHistory(_ interleaved: UnsafeBufferPointer<Float>, frames: Int) {
         // Keep the last taps-1 samples of each channel for the next block.
         let keep = taps - 1
         for c in 0..<channels {
