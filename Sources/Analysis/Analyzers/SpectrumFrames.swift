@@ -93,10 +93,17 @@ public final class SpectrumFrameAnalyzer: Analyzer {
         while nextEnd <= consumed + Int64(n) {
             let first = Int(nextEnd - Int64(size) - consumed)     // negative: starts in the tail
             tail.withUnsafeBufferPointer { t in
-                for i in 0..<size {
-                    let j = first + i
-                    let x = j < 0 ? (j + size >= 0 ? t[j + size] : 0) : mono[j]
-                    fft.input[i] = x * window[i]
+                window.withUnsafeBufferPointer { w in
+                    // Window positions before `first` = 0 read the tail (those before it, zeros), the rest
+                    // this block.
+                    let input = fft.input
+                    let inTail = min(size, max(0, -first))
+                    for i in 0..<inTail {
+                        let j = first + i + size
+                        input[i] = (j >= 0 ? t[j] : 0) * w[i]
+                    }
+                    let m = mono.baseAddress! + (first + inTail)
+                    for i in inTail..<size { input[i] = m[i - inTail] * w[i] }
                 }
             }
             emitFrame()

@@ -24,7 +24,10 @@ final class SpectrumFramer {
         var start = 0
         while start + size <= buffer.count {
             buffer.withUnsafeBufferPointer { x in
-                for i in 0..<size { fft.input[i] = x[start + i] * window[i] }
+                window.withUnsafeBufferPointer { w in
+                    let input = fft.input, frame = x.baseAddress! + start
+                    for i in 0..<size { input[i] = frame[i] * w[i] }
+                }
             }
             power.withUnsafeMutableBufferPointer { p in
                 fft.powerSpectrum(into: p.baseAddress!)

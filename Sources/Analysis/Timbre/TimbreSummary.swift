@@ -75,8 +75,11 @@ final class TimbreSummary {
         guard band.hi > band.lo else { return 0 }
         sortBuffer.removeAll(keepingCapacity: true)
         sortBuffer.append(contentsOf: p[band.lo..<band.hi])
-        sortBuffer.sort()
         let n = max(1, sortBuffer.count / 5)
+        // Only the two fifths are summed, in sorted order: sort just them (a lone bin needs no order).
+        if 2 * n <= sortBuffer.count {
+            sortBuffer.withUnsafeMutableBufferPointer { QuickSelect.sortExtremes($0, n: n) }
+        }
         var valley: Float = 0, peak: Float = 0
         for i in 0..<n {
             valley += sortBuffer[i]
