@@ -2,7 +2,7 @@
 """How well `bpm_confidence` predicts a right tempo, per split, on the development set or the tempo corpus:
 
     find DEVSET/audio -type f | sort | tr '\\n' '\\0' | xargs -0 spindle inspect --json > out.jsonl
-    python3 scripts/tempo_calibration.py DEVSET/truth.json out.jsonl [--peers DEVSET/peers]
+    python3 scripts/tempo_calibration.py DEVSET/truth.json out.jsonl [--peers DEVSET/peers [--consensus]]
 
 For each split: the share of tracks at confidence 0.5 or more and how many of them are right (within 4 %),
 the right share per confidence decile, and how often the truth is `bpm` or `bpm_alternative`; then per
@@ -11,6 +11,11 @@ the same for each peer's NAME.jsonl (from peers_devset.py), over the renders (se
 origins score_devset.py does not show. Where the truth has the beat grid (`first_beat_s`), it also tells,
 among the right tempos, how often Spindle's grid (`first_beat_s + k · 60 / bpm`) lies on the beats (within
 10 % of a beat) and how often on the off-beats (half a beat away).
+With --consensus (needs --peers), entries without a known tempo (the corpus's `soundtracks`) are scored
+against the tempo three or more peers agree on (within 4 %), where they do: Spindle against the consensus of
+all the peers, each peer against the consensus of the others, with Spindle's disagreements by ratio. A
+consensus is not the truth (the peers share a prior around 120 BPM), but where several independent
+estimators agree on music nobody tuned on, a tool that disagrees is usually the one that is wrong.
 Results are matched to truth entries by their path relative to the audio folder (the last two path
 components)."""
 import glob
@@ -71,15 +76,59 @@ def phase(entries, results):
               % (len(offsets), on, off, len(offsets) - on - off))
 
 
+RATIOS = ((1, "="), (2, "x2"), (0.5, "x1/2"), (1.5, "x3/2"), (2 / 3, "x2/3"), (3, "x3"), (1 / 3, "x1/3"),
+          (4 / 3, "x4/3"), (0.75, "x3/4"))
+
+
+def agreed(tempos):
+    """The tempo at least three of `tempos` agree on within 4 %, or None."""
+    best = None
+    for c in tempos:
+        n = sum(right(t, c) for t in tempos)
+        if n >= 3 and (best is None or n > best[1]):
+            best = (c, n)
+    return best and best[0]
+
+
+def consensus(entries, tools):
+    """Entries without a tempo, against the consensus of the peers (for a peer, of the other peers)."""
+    unknown = [p for p, e in entries.items() if "bpm" not in e]
+    if not unknown:
+        return
+    key = lambda p: "/".join(p.split("/")[-2:])
+    peers = tools[1:]
+    print("consensus of 3 or more of the other tools among %s, over %d tracks without a known tempo:"
+          % (", ".join(n for n, _ in peers), len(unknown)))
+    for name, results in tools:
+        others = [r for n, r in peers if n != name]
+        scored, ratios = 0, {}
+        for p in unknown:
+            c = agreed([r.get(key(p), {}).get("bpm") for r in others if r.get(key(p), {}).get("bpm")])
+            b = results.get(key(p), {}).get("bpm")
+            if c is None or b is None:
+                continue
+            scored += 1
+            label = next((l for f, l in RATIOS if right(b, c * f)), "other")
+            ratios[label] = ratios.get(label, 0) + 1
+        agree = ratios.pop("=", 0)
+        print("  %-20s agrees on %d of %d (%.0f %%)%s" % (
+            name, agree, scored, 100 * agree / max(1, scored),
+            "; elsewhere " + ", ".join("%s %d" % kv for kv in sorted(ratios.items(), key=lambda kv: -kv[1]))
+            if ratios else ""))
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     peers = sys.argv[sys.argv.index("--peers") + 1] if "--peers" in sys.argv else None
     if peers:
         args.remove(peers)
+    if "--consensus" in sys.argv and not peers:
+        raise SystemExit("--consensus needs --peers")
     if len(args) != 2:
         raise SystemExit(__doc__)
     truth = json.load(open(args[0]))
-    entries = {e["path"]: e for e in (truth["files"] if isinstance(truth, dict) else truth) if "bpm" in e}
+    everything = {e["path"]: e for e in (truth["files"] if isinstance(truth, dict) else truth)}
+    entries = {p: e for p, e in everything.items() if "bpm" in e}
     results = load(args[1])
     splits = {}
     for path, e in entries.items():
@@ -106,7 +155,10 @@ def main():
             tools.append((os.path.basename(path)[:-len(".jsonl")], load(path)))
     phase(entries, results)
     # Accuracy over the renders only, as score_devset.py counts it (copies would weigh a source twice).
-    accuracy({p: e for p, e in entries.items() if e.get("set", "render") == "render"}, tools)
+    if entries:
+        accuracy({p: e for p, e in entries.items() if e.get("set", "render") == "render"}, tools)
+    if "--consensus" in sys.argv:
+        consensus(everything, tools)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ music than the devset's `tune` split without touching its `check` split. Nothing
     python3 scripts/tempo_corpus.py OUT midi [N]         # N music21 scores (default 60) by composers it does not use
     python3 scripts/tempo_corpus.py OUT productions      # LMMS demo projects and Hydrogen demo songs (held out)
     python3 scripts/tempo_corpus.py OUT songs            # game songs written as MIDI by their composers (held out)
+    python3 scripts/tempo_corpus.py OUT soundtracks      # recorded game soundtracks, no known tempo (held out)
     python3 scripts/tempo_corpus.py OUT truth            # OUT/truth.json for score_devset.py and peers_devset.py
 
 It reuses the devset's own builders (../shared/devset/devset.py: module analysis with libopenmpt, truth at
@@ -29,6 +30,9 @@ show (it knows only MIDI and tracker renders); tempo_calibration.py scores them 
 patterns added by a script: the MIDI songs of OpenTTD's music set (pop, jazz, blues, rock), rendered with
 FluidSynth, and Planet Blupi's, as the game ships them already rendered to Ogg. The truth is the song's one
 MIDI tempo (songs whose tempo changes are left out); `split: "songs"`.
+`soundtracks` are minute-long excerpts of recorded game soundtracks (orchestral, rock, electronic, ambient)
+whose tempo nobody wrote down: they have no `bpm`, and `tempo_calibration.py --consensus` scores them
+against the tempo three or more of the peers agree on, where they do (`split: "soundtracks"`).
 
 Runs are resumable: entries already in OUT/truth-PART.jsonl are skipped.
 """
@@ -251,11 +255,46 @@ def build_songs(out):
         add({"path": name, "bpm": bpm, "origin": "song", "group": "planetblupi", "source": str(rendered)})
 
 
+SOUNDTRACKS = "singularity-music hyperrogue-music warzone2100-music asc-music drascula-music".split()
+
+
+def build_soundtracks(out):
+    import soundfile
+    debs, extracted = out / "work" / "debs", out / "work" / "x"
+    debs.mkdir(parents=True, exist_ok=True)
+    done, add = appender(out, "soundtrack")
+    wav = out / "work" / "soundtrack.wav"
+    for pkg in SOUNDTRACKS:
+        if not list(debs.glob(pkg + "_*.deb")):
+            subprocess.run(["apt-get", "download", pkg], cwd=debs, capture_output=True)
+        deb = next(iter(debs.glob(pkg + "_*.deb")), None)
+        if deb is None:
+            print("no package", pkg)
+            continue
+        if not (extracted / pkg).exists():
+            D.sh(["dpkg-deb", "-x", deb, extracted / pkg])
+        for source in sorted(p for p in (extracted / pkg).rglob("*")
+                             if p.suffix in (".ogg", ".opus", ".mp3") and not p.is_symlink()):
+            # Album folders repeat file names (warzone2100's track1.opus): the folder is part of the name.
+            stem = re.sub(r"[^A-Za-z0-9_-]", "_", "%s_%s" % (source.parent.name, source.stem))
+            name = "soundtrack/%s__%s.flac" % (pkg, stem)
+            if name in done:
+                continue
+            wav.unlink(missing_ok=True)
+            subprocess.run(["ffmpeg", "-v", "quiet", "-y", "-i", str(source), "-ar", str(D.RATE), "-ac", "2", str(wav)])
+            if not wav.exists() or soundfile.info(str(wav)).duration < 40:
+                continue   # stingers and jingles: too short for a tempo
+            duration = soundfile.info(str(wav)).duration
+            start = min(30, duration - 40)
+            D.sh(["sox", "-R", "-D", wav, "-b", "16", out / "audio" / name, "trim", start, 60])
+            add({"path": name, "origin": "soundtrack", "group": pkg, "source": str(source)})
+
+
 def write_truth(out):
     import soundfile
     files = []
-    held_out = {"production": "productions", "song": "songs"}
-    for part in ("tracker", "midi", "production", "song"):
+    held_out = {"production": "productions", "song": "songs", "soundtrack": "soundtracks"}
+    for part in ("tracker", "midi", "production", "song", "soundtrack"):
         path = out / ("truth-%s.jsonl" % part)
         if not path.exists():
             continue
@@ -269,10 +308,10 @@ def write_truth(out):
 
 
 def main():
-    if len(sys.argv) < 3 or sys.argv[2] not in ("tracker", "midi", "productions", "songs", "truth"):
+    if len(sys.argv) < 3 or sys.argv[2] not in ("tracker", "midi", "productions", "songs", "soundtracks", "truth"):
         raise SystemExit(__doc__)
     out = Path(sys.argv[1])
-    for sub in ("audio/tracker", "audio/midi", "audio/production", "audio/song", "work"):
+    for sub in ("audio/tracker", "audio/midi", "audio/production", "audio/song", "audio/soundtrack", "work"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     if sys.argv[2] == "tracker":
         build_tracker(out)
@@ -282,6 +321,8 @@ def main():
         build_productions(out)
     elif sys.argv[2] == "songs":
         build_songs(out)
+    elif sys.argv[2] == "soundtracks":
+        build_soundtracks(out)
     else:
         write_truth(out)
 
