@@ -68,6 +68,21 @@ def appender(out, part):
     return done, add
 
 
+def unpacked(out, pkg):
+    """The folder Debian package `pkg` is unpacked into (downloaded and unpacked once), or None when apt-get
+    cannot download it."""
+    debs, folder = out / "work" / "debs", out / "work" / "x" / pkg
+    debs.mkdir(parents=True, exist_ok=True)
+    if not list(debs.glob(pkg + "_*.deb")):
+        subprocess.run(["apt-get", "download", pkg], cwd=debs, capture_output=True)
+    deb = next(iter(debs.glob(pkg + "_*.deb")), None)
+    if deb is None:
+        return None
+    if not folder.exists():
+        D.sh(["dpkg-deb", "-x", deb, folder])
+    return folder
+
+
 def build_tracker(out):
     used = {t[0] for t in D.TRACKER}
     overlap = used.intersection(PACKAGES)
@@ -76,21 +91,13 @@ def build_tracker(out):
     probe = DEVSET / "work" / "bin" / "modprobe"
     if not probe.exists():
         raise SystemExit("%s missing: build the devset first (make_devset.sh %s)" % (probe, DEVSET))
-    debs = out / "work" / "debs"
-    extracted = out / "work" / "x"
-    debs.mkdir(parents=True, exist_ok=True)
-    extracted.mkdir(parents=True, exist_ok=True)
     done, add = appender(out, "tracker")
     for pkg in PACKAGES:
-        if not list(debs.glob(pkg + "_*.deb")):
-            subprocess.run(["apt-get", "download", pkg], cwd=debs, capture_output=True)
-        deb = next(iter(debs.glob(pkg + "_*.deb")), None)
-        if deb is None:
+        folder = unpacked(out, pkg)
+        if folder is None:
             print("no package", pkg)
             continue
-        if not (extracted / pkg).exists():
-            D.sh(["dpkg-deb", "-x", deb, extracted / pkg])
-        for module in sorted(p for p in (extracted / pkg).rglob("*") if p.is_file() and D.MOD_RE.search(p.name)):
+        for module in sorted(p for p in folder.rglob("*") if p.is_file() and D.MOD_RE.search(p.name)):
             name = "tracker/%s__%s.flac" % (pkg, module.stem)
             if name in done:
                 continue
@@ -223,19 +230,13 @@ def midi_tempo(path):
 
 
 def build_songs(out):
-    debs, extracted = out / "work" / "debs", out / "work" / "x"
-    debs.mkdir(parents=True, exist_ok=True)
     done, add = appender(out, "song")
-    for pkg in ("openttd-openmsx", "planetblupi-music-midi", "planetblupi-music-ogg"):
-        if not list(debs.glob(pkg + "_*.deb")):
-            subprocess.run(["apt-get", "download", pkg], cwd=debs, capture_output=True)
-        deb = next(iter(debs.glob(pkg + "_*.deb")), None)
-        if deb is None:
-            raise SystemExit("apt-get download %s failed" % pkg)
-        if not (extracted / pkg).exists():
-            D.sh(["dpkg-deb", "-x", deb, extracted / pkg])
+    openttd, midi, ogg = (unpacked(out, pkg) for pkg in ("openttd-openmsx", "planetblupi-music-midi",
+                                                          "planetblupi-music-ogg"))
+    if None in (openttd, midi, ogg):
+        raise SystemExit("apt-get download failed for openttd-openmsx or planetblupi-music-midi/-ogg")
     wav = out / "work" / "song.wav"
-    for source in sorted((extracted / "openttd-openmsx").rglob("*.mid")):
+    for source in sorted(openttd.rglob("*.mid")):
         name = "song/openttd__%s.flac" % source.stem
         bpm, length = midi_tempo(source)
         if name in done or bpm is None or length < 40:
@@ -244,9 +245,9 @@ def build_songs(out):
         start = 10 if length > 75 else 0
         D.sh(["sox", "-R", "-D", wav, "-b", "16", "-c", "2", out / "audio" / name, "trim", start, 60, "gain", "-n", "-3"])
         add({"path": name, "bpm": bpm, "origin": "song", "group": "openttd", "source": str(source)})
-    for source in sorted((extracted / "planetblupi-music-midi").rglob("*.mid")):
+    for source in sorted(midi.rglob("*.mid")):
         name = "song/planetblupi__%s.flac" % source.stem
-        rendered = next(iter((extracted / "planetblupi-music-ogg").rglob(source.stem + ".ogg")), None)
+        rendered = next(iter(ogg.rglob(source.stem + ".ogg")), None)
         bpm, _ = midi_tempo(source)
         if name in done or bpm is None or rendered is None:
             continue
@@ -260,20 +261,14 @@ SOUNDTRACKS = "singularity-music hyperrogue-music warzone2100-music asc-music dr
 
 def build_soundtracks(out):
     import soundfile
-    debs, extracted = out / "work" / "debs", out / "work" / "x"
-    debs.mkdir(parents=True, exist_ok=True)
     done, add = appender(out, "soundtrack")
     wav = out / "work" / "soundtrack.wav"
     for pkg in SOUNDTRACKS:
-        if not list(debs.glob(pkg + "_*.deb")):
-            subprocess.run(["apt-get", "download", pkg], cwd=debs, capture_output=True)
-        deb = next(iter(debs.glob(pkg + "_*.deb")), None)
-        if deb is None:
+        folder = unpacked(out, pkg)
+        if folder is None:
             print("no package", pkg)
             continue
-        if not (extracted / pkg).exists():
-            D.sh(["dpkg-deb", "-x", deb, extracted / pkg])
-        for source in sorted(p for p in (extracted / pkg).rglob("*")
+        for source in sorted(p for p in folder.rglob("*")
                              if p.suffix in (".ogg", ".opus", ".mp3") and not p.is_symlink()):
             # Album folders repeat file names (warzone2100's track1.opus): the folder is part of the name.
             stem = re.sub(r"[^A-Za-z0-9_-]", "_", "%s_%s" % (source.parent.name, source.stem))
