@@ -94,8 +94,8 @@ public final class SpectrumFrameAnalyzer: Analyzer {
             let first = Int(nextEnd - Int64(size) - consumed)     // negative: starts in the tail
             tail.withUnsafeBufferPointer { t in
                 window.withUnsafeBufferPointer { w in
-                    // Window positions before `first` = 0 read the tail (those before it, zeros), the rest
-                    // this block.
+                    // The first `inTail` positions fall before this block: they read the tail (zeros before
+                    // it); the rest read the block.
                     let input = fft.input
                     let inTail = min(size, max(0, -first))
                     for i in 0..<inTail {
