@@ -107,16 +107,25 @@ final class OnsetEnvelope {
 
     private func frame() -> Float {
         decimated.withUnsafeBufferPointer { x in
-            for i in 0..<fftSize { fft.input[i] = x[readPosition + i] * window[i] }
+            window.withUnsafeBufferPointer { w in
+                let input = fft.input, frame = x.baseAddress! + readPosition
+                for i in 0..<fftSize { input[i] = frame[i] * w[i] }
+            }
         }
-        power.withUnsafeMutableBufferPointer { fft.powerSpectrum(into: $0.baseAddress!) }
         var flux: Float = 0
-        for b in 0..<(bandEdges.count - 1) {
-            var e: Float = 0
-            for k in bandEdges[b]..<bandEdges[b + 1] { e += power[k] }
-            let c = VectorOps.fastLog(1 + compression * e)
-            if havePrevious { flux += max(0, c - previousBands[b]) } else { firstFrameLevel += c }
-            previousBands[b] = c
+        power.withUnsafeMutableBufferPointer { p in
+            fft.powerSpectrum(into: p.baseAddress!)
+            previousBands.withUnsafeMutableBufferPointer { previous in
+                bandEdges.withUnsafeBufferPointer { edges in
+                    for b in 0..<(edges.count - 1) {
+                        var e: Float = 0
+                        for k in edges[b]..<edges[b + 1] { e += p[k] }
+                        let c = VectorOps.fastLog(1 + compression * e)
+                        if havePrevious { flux += max(0, c - previous[b]) } else { firstFrameLevel += c }
+                        previous[b] = c
+                    }
+                }
+            }
         }
         havePrevious = true
         return flux
