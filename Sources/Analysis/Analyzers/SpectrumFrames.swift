@@ -102,8 +102,7 @@ public final class SpectrumFrameAnalyzer: Analyzer {
                         let j = first + i + size
                         input[i] = (j >= 0 ? t[j] : 0) * w[i]
                     }
-                    let m = mono.baseAddress! + (first + inTail)
-                    for i in inTail..<size { input[i] = m[i - inTail] * w[i] }
+                    fft.loadWindowed(mono.baseAddress! + (first + inTail), window: window, positions: inTail..<size)
                 }
             }
             emitFrame()

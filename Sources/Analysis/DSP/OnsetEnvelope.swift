@@ -106,11 +106,8 @@ final class OnsetEnvelope {
     }
 
     private func frame() -> Float {
-        decimated.withUnsafeBufferPointer { x in
-            window.withUnsafeBufferPointer { w in
-                let input = fft.input, frame = x.baseAddress! + readPosition
-                for i in 0..<fftSize { input[i] = frame[i] * w[i] }
-            }
+        decimated.withUnsafeBufferPointer {
+            fft.loadWindowed($0.baseAddress! + readPosition, window: window, positions: 0..<fftSize)
         }
         var flux: Float = 0
         power.withUnsafeMutableBufferPointer { p in

@@ -44,6 +44,13 @@ final class RealFFT {
         fftwf_free(output)
     }
 
+    /// `input[i] = samples[i - positions.lowerBound] · window[i]` over `positions`: the framers' windowing.
+    func loadWindowed(_ samples: UnsafePointer<Float>, window: [Float], positions: Range<Int>) {
+        window.withUnsafeBufferPointer { w in
+            for i in positions { input[i] = samples[i - positions.lowerBound] * w[i] }
+        }
+    }
+
     /// Transforms `input`; fills `power` (size/2 + 1 bins) with |X|².
     func powerSpectrum(into power: UnsafeMutablePointer<Float>) {
         fftwf_execute_dft_r2c(plan, input, output)

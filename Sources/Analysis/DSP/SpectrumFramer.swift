@@ -23,12 +23,7 @@ final class SpectrumFramer {
         buffer.append(contentsOf: samples)
         var start = 0
         while start + size <= buffer.count {
-            buffer.withUnsafeBufferPointer { x in
-                window.withUnsafeBufferPointer { w in
-                    let input = fft.input, frame = x.baseAddress! + start
-                    for i in 0..<size { input[i] = frame[i] * w[i] }
-                }
-            }
+            buffer.withUnsafeBufferPointer { fft.loadWindowed($0.baseAddress! + start, window: window, positions: 0..<size) }
             power.withUnsafeMutableBufferPointer { p in
                 fft.powerSpectrum(into: p.baseAddress!)
                 frame(UnsafeBufferPointer(p))

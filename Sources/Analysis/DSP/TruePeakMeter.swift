@@ -64,8 +64,8 @@ final class TruePeakMeter {
         guard factor > 1 else { return keepHistory(interleaved, frames: frames) }
         // Decided before any channel runs, against a true peak that can only rise meanwhile: a channel left
         // out here is one whose every chunk the test below would skip.
-        let toScan = (0..<channels).filter { bound * max(historyPeaks[$0], blockPeaks[$0]) > truePeak }
-        if !toScan.isEmpty {
+        let peakSoFar = truePeak
+        if (0..<channels).contains(where: { mayRaise(channel: $0, above: peakSoFar) }) {
             let chunk = Self.chunk
             let chunks = (frames + chunk - 1) / chunk
             if chunkPeaks.count < chunks * channels { chunkPeaks = [Float](repeating: 0, count: chunks * channels) }
@@ -77,7 +77,7 @@ final class TruePeakMeter {
                                                into: peaks.baseAddress! + k * channels)
                 }
             }
-            for c in toScan {
+            for c in 0..<channels where mayRaise(channel: c, above: peakSoFar) {
                 var previousPeak = historyPeaks[c]
                 for k in 0..<chunks {
                     // Outputs of chunk k read this chunk and the 11 samples before it.
@@ -91,6 +91,11 @@ final class TruePeakMeter {
             }
         }
         keepHistory(interleaved, frames: frames)
+    }
+
+    /// Whether channel `c`'s interpolated values in this block can exceed `peak`, by the exact bound.
+    private func mayRaise(channel c: Int, above peak: Float) -> Bool {
+        bound * max(historyPeaks[c], blockPeaks[c]) > peak
     }
 
     private func keepHistory(_ interleaved: UnsafeBufferPointer<Float>, frames: Int) {
