@@ -7,6 +7,7 @@ music than the devset's `tune` split without touching its `check` split. Nothing
     python3 scripts/tempo_corpus.py OUT productions      # LMMS demo projects and Hydrogen demo songs (held out)
     python3 scripts/tempo_corpus.py OUT songs            # game songs written as MIDI by their composers (held out)
     python3 scripts/tempo_corpus.py OUT soundtracks      # recorded game soundtracks, no known tempo (held out)
+    python3 scripts/tempo_corpus.py OUT recordings       # recorded rock songs charted for a rhythm game (held out)
     python3 scripts/tempo_corpus.py OUT truth            # OUT/truth.json for score_devset.py and peers_devset.py
 
 It reuses the devset's own builders (../shared/devset/devset.py: module analysis with libopenmpt, truth at
@@ -33,6 +34,10 @@ MIDI tempo (songs whose tempo changes are left out); `split: "songs"`.
 `soundtracks` are minute-long excerpts of recorded game soundtracks (orchestral, rock, electronic, ambient)
 whose tempo nobody wrote down: they have no `bpm`, and `tempo_calibration.py --consensus` scores them
 against the tempo three or more of the peers agree on, where they do (`split: "soundtracks"`).
+`recordings` are the songs Debian ships for Frets on Fire (rock and metal recorded by their composers): a
+minute of each, the backing and guitar stems mixed back together. The game's chart (notes.mid) is played
+along with the audio, so its tempo is the truth; its beat grid is not (some charts are shifted by a fraction of
+a beat against the audio), so there is no `first_beat_s`; `split: "recordings"`.
 
 Runs are resumable: entries already in OUT/truth-PART.jsonl are skipped.
 """
@@ -285,11 +290,36 @@ def build_soundtracks(out):
             add({"path": name, "origin": "soundtrack", "group": pkg, "source": str(source)})
 
 
+RECORDINGS = ["fretsonfire-songs-muldjord", "fretsonfire-songs-sectoid"]
+
+
+def build_recordings(out):
+    done, add = appender(out, "recording")
+    for pkg in RECORDINGS:
+        folder = unpacked(out, pkg)
+        if folder is None:
+            raise SystemExit("apt-get download failed for %s" % pkg)
+        for chart in sorted(folder.rglob("notes.mid")):
+            song = chart.parent
+            name = "recording/%s__%s.flac" % (pkg.split("-")[-1], re.sub(r"[^A-Za-z0-9_-]", "_", song.name))
+            bpm, _ = midi_tempo(chart)
+            stems = sorted(str(p) for p in song.glob("*.ogg"))
+            if name in done or bpm is None or not stems:
+                continue
+            start = 30.0
+            inputs = [a for stem in stems for a in ("-i", stem)]
+            D.sh(["ffmpeg", "-v", "quiet", "-y", "-ss", start, "-t", 60, *inputs, "-filter_complex",
+                  "amix=inputs=%d:normalize=0" % len(stems), "-ar", D.RATE, "-sample_fmt", "s16",
+                  out / "audio" / name])
+            add({"path": name, "bpm": bpm, "origin": "recording",
+                 "group": pkg, "source": str(song)})
+
+
 def write_truth(out):
     import soundfile
     files = []
-    held_out = {"production": "productions", "song": "songs", "soundtrack": "soundtracks"}
-    for part in ("tracker", "midi", "production", "song", "soundtrack"):
+    held_out = {"production": "productions", "song": "songs", "soundtrack": "soundtracks", "recording": "recordings"}
+    for part in ("tracker", "midi", "production", "song", "soundtrack", "recording"):
         path = out / ("truth-%s.jsonl" % part)
         if not path.exists():
             continue
@@ -303,10 +333,12 @@ def write_truth(out):
 
 
 def main():
-    if len(sys.argv) < 3 or sys.argv[2] not in ("tracker", "midi", "productions", "songs", "soundtracks", "truth"):
+    parts = ("tracker", "midi", "productions", "songs", "soundtracks", "recordings", "truth")
+    if len(sys.argv) < 3 or sys.argv[2] not in parts:
         raise SystemExit(__doc__)
     out = Path(sys.argv[1])
-    for sub in ("audio/tracker", "audio/midi", "audio/production", "audio/song", "audio/soundtrack", "work"):
+    for sub in ("audio/tracker", "audio/midi", "audio/production", "audio/song", "audio/soundtrack", "audio/recording",
+                "work"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     if sys.argv[2] == "tracker":
         build_tracker(out)
@@ -318,6 +350,8 @@ def main():
         build_songs(out)
     elif sys.argv[2] == "soundtracks":
         build_soundtracks(out)
+    elif sys.argv[2] == "recordings":
+        build_recordings(out)
     else:
         write_truth(out)
 
