@@ -44,6 +44,17 @@ final class BeatTrackerTests: XCTestCase {
         XCTAssertLessThan(beats.onGrid, 0.8)
     }
 
+    // The beat displaced by half a period halfway, the chain crossing over on an onset between (a dropped
+    // eighth): each half keeps to its own grid, so the grid is one of the two and holds about half the
+    // beats, not the phase between them (the crossing's) that holds none.
+    func testAHalfBeatDisplacementKeepsTheGridOfOneHalf() throws {
+        let pulses = Array(stride(from: 10, to: 1000, by: 40)) + [1000] + Array(stride(from: 1030, to: 2000, by: 40))
+        let beats = try XCTUnwrap(BeatTracker.track(envelope(2000, pulses: pulses), period: 40))
+        let nearest = [10.0, 30.0].map { abs(beats.gridPhase - $0) }.min()!
+        XCTAssertLessThan(nearest, 1, "grid phase \(beats.gridPhase)")
+        XCTAssertGreaterThan(beats.onGrid, 0.45)
+    }
+
     func testNothingToTrackGivesNil() {
         XCTAssertNil(BeatTracker.track([Float](repeating: 0, count: 2000), period: 40))
         XCTAssertNil(BeatTracker.track(envelope(100, pulses: [0, 40, 80]), period: 40), "shorter than four periods")

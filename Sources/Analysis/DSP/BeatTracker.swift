@@ -80,21 +80,32 @@ struct BeatTracker {
         return grid(frames, strengths: frames.map { local[$0] }, period: period)
     }
 
-    /// The grid phase as the strength-weighted circular mean of the beats' phases, and the share on it.
+    /// The grid the strongest group of beats keeps to: of the phases within an eighth of a period of some
+    /// beat's phase, the one holding the most beat strength, refined to the strength-weighted circular mean
+    /// of the beats it holds; and the share of all beats on it. A circular mean over all beats lands between
+    /// two grids when the chain moves half a beat (a dropped eighth, a bar of 7/8) and leaves nearly every
+    /// beat off the grid, however steady each half is.
     private static func grid(_ frames: [Int], strengths: [Double], period: Double) -> Beats {
+        let phases = frames.map { Double($0).truncatingRemainder(dividingBy: period) }
+        func distance(_ a: Double, _ b: Double) -> Double {
+            let d = abs(a - b)
+            return min(d, period - d)
+        }
+        var best = (held: -1.0, phase: 0.0)
+        for candidate in phases {
+            var held = 0.0
+            for (p, w) in zip(phases, strengths) where distance(p, candidate) <= period / 8 { held += w }
+            if held > best.held { best = (held, candidate) }
+        }
         var x = 0.0, y = 0.0
-        for (f, w) in zip(frames, strengths) {
-            let angle = 2 * Double.pi * Double(f) / period
+        for (p, w) in zip(phases, strengths) where distance(p, best.phase) <= period / 8 {
+            let angle = 2 * Double.pi * p / period
             x += w * cos(angle)
             y += w * sin(angle)
         }
         var phase = atan2(y, x) / (2 * Double.pi) * period
         if phase < 0 { phase += period }
-        let on = frames.filter { f in
-            let offset = (Double(f) - phase).truncatingRemainder(dividingBy: period)
-            let distance = min(abs(offset), period - abs(offset))
-            return distance <= period / 8
-        }.count
+        let on = phases.filter { distance($0, phase) <= period / 8 }.count
         return Beats(frames: frames, gridPhase: phase, onGrid: Double(on) / Double(frames.count))
     }
 }
