@@ -10,7 +10,7 @@ origin, Acc1 (within 4 %) and Acc2 (also ×2, ×3, ×½, ×⅓, as score_devset.
 the same for each peer's NAME.jsonl (from peers_devset.py), over the renders (set "render"), also for
 origins score_devset.py does not show. Where the truth has the beat grid (`first_beat_s`), it also tells,
 among the right tempos, how often Spindle's grid (`first_beat_s + k · 60 / bpm`) lies on the beats (within
-10 % of a beat) and how often on the off-beats (half a beat away).
+10 % of a beat) and how often on the off-beats (half a beat away), at the first beat and at the last.
 With --consensus (needs --peers), entries without a known tempo (the corpus's `soundtracks`) are scored
 against the tempo three or more peers agree on (within 4 %), where they do: Spindle against the consensus of
 all the peers, each peer against the consensus of the others, with Spindle's disagreements by ratio. A
@@ -58,22 +58,27 @@ def accuracy(entries, tools):
 
 
 def phase(entries, results):
-    """Where Spindle's beat grid lies against the true one, for the right tempos of entries that have it."""
-    offsets = []
+    """Where Spindle's beat grid lies against the true one, for the right tempos of entries that have it: at
+    the first beat, and at the track's last (where a crossfade lands, and any error in `bpm` has added up)."""
+    starts, ends = [], []
     for path, e in entries.items():
         r = results.get("/".join(path.split("/")[-2:]))
         if "first_beat_s" not in e or r is None or r.get("first_beat_s") is None:
             continue
         if not right(r.get("bpm"), e["bpm"]):
             continue
-        beat = 60 / e["bpm"]
+        beat, ours = 60 / e["bpm"], 60 / r["bpm"]
         # Signed distance to the nearest true beat, in beats (−0.5 ..< 0.5).
-        offsets.append(((r["first_beat_s"] - e["first_beat_s"]) / beat + 0.5) % 1 - 0.5)
-    if offsets:
-        on = sum(abs(o) <= 0.1 for o in offsets)
-        off = sum(abs(o) >= 0.4 for o in offsets)
-        print("beat grid, over %d right tempos with a true grid: on the beats %d, on the off-beats %d, elsewhere %d"
-              % (len(offsets), on, off, len(offsets) - on - off))
+        starts.append(((r["first_beat_s"] - e["first_beat_s"]) / beat + 0.5) % 1 - 0.5)
+        if e.get("duration_s"):
+            last = r["first_beat_s"] + ((e["duration_s"] - r["first_beat_s"]) // ours) * ours
+            ends.append(((last - e["first_beat_s"]) / beat + 0.5) % 1 - 0.5)
+    for where, offsets in (("first beat", starts), ("last beat", ends)):
+        if offsets:
+            on = sum(abs(o) <= 0.1 for o in offsets)
+            off = sum(abs(o) >= 0.4 for o in offsets)
+            print("beat grid at the %s, over %d right tempos with a true grid: on the beats %d, on the off-beats %d, "
+                  "elsewhere %d" % (where, len(offsets), on, off, len(offsets) - on - off))
 
 
 RATIOS = ((1, "="), (2, "x2"), (0.5, "x1/2"), (1.5, "x3/2"), (2 / 3, "x2/3"), (3, "x3"), (1 / 3, "x1/3"),

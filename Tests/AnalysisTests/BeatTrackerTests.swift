@@ -55,6 +55,26 @@ final class BeatTrackerTests: XCTestCase {
         XCTAssertGreaterThan(beats.onGrid, 0.45)
     }
 
+    // Beats 0.15 % slower than the period asked for (the autocorrelation's estimate is off by that much):
+    // 500 beats drift 30 frames from a grid at the period asked for, but lie on the line through them.
+    func testTheGridFollowsTheBeatsWhereThePeriodAskedForIsSlightlyOff() throws {
+        let spacing = 40.06
+        let pulses = (0..<500).map { Int((13 + spacing * Double($0)).rounded()) }
+        let beats = try XCTUnwrap(BeatTracker.track(envelope(20_100, pulses: pulses), period: 40, settleFrames: 1800))
+        XCTAssertEqual(beats.gridPeriod, spacing, accuracy: 0.002)
+        XCTAssertGreaterThan(beats.onGrid, 0.99)
+        let lastOnGrid = beats.gridPhase + (Double(pulses.last!) / beats.gridPeriod).rounded() * beats.gridPeriod
+        XCTAssertEqual(lastOnGrid, Double(pulses.last!), accuracy: 1)
+    }
+
+    // Beats at a tempo 1 % off the period asked for are a different level or section, not a refinement:
+    // the grid keeps the period asked for.
+    func testAGridFarFromThePeriodAskedForIsNotFitted() throws {
+        let pulses = (0..<100).map { Int((13 + 40.4 * Double($0)).rounded()) }
+        let beats = try XCTUnwrap(BeatTracker.track(envelope(4100, pulses: pulses), period: 40, settleFrames: 1000))
+        XCTAssertEqual(beats.gridPeriod, 40)
+    }
+
     func testNothingToTrackGivesNil() {
         XCTAssertNil(BeatTracker.track([Float](repeating: 0, count: 2000), period: 40))
         XCTAssertNil(BeatTracker.track(envelope(100, pulses: [0, 40, 80]), period: 40), "shorter than four periods")

@@ -107,6 +107,19 @@ final class TempoTests: XCTestCase {
         XCTAssertLessThan(first, 1.0)
     }
 
+    // Three minutes of a drum pattern at a tempo whose beat is no whole number of envelope frames: the grid
+    // `first_beat_s + k · 60 / bpm` still lies on the beats at the end, where a crossfade lands (an error of
+    // 0.03 % in bpm alone would put it 25 ms off there).
+    func testTheBeatGridHoldsToTheEndOfALongTrack() throws {
+        let bpm = 123.7, seconds = 180.0
+        let r = tempo(Self.drums(bpm: bpm, seconds: seconds))
+        let measured = try XCTUnwrap(r.bpm), first = try XCTUnwrap(r.firstBeat)
+        let beat = 60 / bpm
+        let last = first + ((seconds - 1 - first) / (60 / measured)).rounded(.down) * (60 / measured)
+        let offset = last.truncatingRemainder(dividingBy: beat)
+        XCTAssertLessThan(min(offset, beat - offset), 0.015, "bpm \(measured), first beat \(first), last \(last)")
+    }
+
     // Clicks at 120 BPM, every other one five times as loud: as periodic at 60 as at 120, so one is the
     // tempo and the other the runner-up. A drum pattern's runner-up, when it has one, is a neighbouring level
     // of its tempo, inside the range.

@@ -20,14 +20,15 @@ public struct TempoResult: Sendable, Equatable, Codable {
 }
 
 /// Global tempo of constant-tempo music. The onset envelope's autocorrelation is accumulated as the stream
-/// goes (constant memory: a ring of the last few seconds and one sum per lag); at the end each candidate
-/// tempo is scored by a comb over its multiples (every multiple the 4 s of lags hold, up to 12, weighted
-/// alike) times a broad log-normal prior (centre 230 BPM, σ 2.5 octaves). A flat comb scores a period and
-/// its double nearly alike when the pattern repeats (the double's multiples are a subset of the period's),
-/// so over 60–200 BPM the prior is a gentle lean toward the faster level (×0.74 at 60 BPM, ×0.89 at 100,
-/// ×1.0 at 200) that breaks such ties without overruling clearly stronger periodicity. Beats are tracked
-/// by dynamic programming (`BeatTracker`) over the first ~45 s of the envelope at the chosen period, and the
-/// first beat is the grid those beats agree on, so `first_beat_s + k · 60 / bpm` lands on them.
+/// goes (a ring of the last few seconds and one sum per lag; the envelope itself, 86 values a second, is
+/// kept for the beat tracker, up to 20 minutes); at the end each candidate tempo is scored by a comb over
+/// its multiples (every multiple the 4 s of lags hold, up to 12, weighted alike) times a broad log-normal
+/// prior (centre 230 BPM, σ 2.5 octaves). A flat comb scores a period and its double nearly alike when the
+/// pattern repeats (the double's multiples are a subset of the period's), so over 60–200 BPM the prior is a
+/// gentle lean toward the faster level (×0.74 at 60 BPM, ×0.89 at 100, ×1.0 at 200) that breaks such ties
+/// without overruling clearly stronger periodicity. Beats are tracked by dynamic programming
+/// (`BeatTracker`) over the whole envelope at the chosen period; the tempo and the first beat are the
+/// straight grid through those beats, so `first_beat_s + k · 60 / bpm` lands on them to the end of the track.
 public final class TempoEstimator: Analyzer {
     private let onsets: OnsetEnvelope
     private let minBPM: Double
@@ -41,8 +42,12 @@ public final class TempoEstimator: Analyzer {
     private var acf: [Double]
     private var runningMean: Float = 0
     private let meanRate: Float
-    private var head: [Float] = []
+    /// The onset envelope as it came, up to `envelopeCapacity` values: the beats are tracked over all of it.
+    private var envelope: [Float] = []
+    private let envelopeCapacity: Int
+    /// The first ~45 s of the envelope, where the metrical-level rules look and the first beat is placed.
     private let headCapacity: Int
+    private var head: ArraySlice<Float> { envelope.prefix(headCapacity) }
 
     public init(format: StreamFormat, minBPM: Double, maxBPM: Double) {
         onsets = OnsetEnvelope(sampleRate: format.sampleRate)
@@ -54,7 +59,9 @@ public final class TempoEstimator: Analyzer {
         acf = [Double](repeating: 0, count: maxLag + 1)
         meanRate = Float(1 / (1.5 * fps))
         headCapacity = Int(45 * fps)
-        head.reserveCapacity(headCapacity)
+        // 20 minutes: 400 kB; a longer file (a DJ mix, an audiobook) rarely keeps one tempo anyway.
+        envelopeCapacity = Int(20 * 60 * fps)
+        envelope.reserveCapacity(headCapacity)
     }
 
     /// The comb's multiples, the prior's centre and spread, and the doubling threshold were chosen together
@@ -87,7 +94,7 @@ public final class TempoEstimator: Analyzer {
     }
 
     private func add(_ value: Float) {
-        if head.count < headCapacity { head.append(value) }
+        if envelope.count < envelopeCapacity { envelope.append(value) }
         // Remove the slowly varying level so the autocorrelation measures periodicity, not loudness. Until
         // there are 1.5 s of values the level is their plain mean: a mean that starts from the first value
         // and creeps up to the level leaves a ramp whose products add to every lag alike, which made steady
@@ -152,15 +159,17 @@ public final class TempoEstimator: Analyzer {
         } else if bestBPM * 1.5 <= maxBPM + 0.5, acfAt(period * 2 / 3) > Self.ternaryRatio * chosen {
             bestBPM *= 1.5
         }
-        // Refine on the autocorrelation peak itself (parabolic interpolation around the period).
-        let refined = refine(period: periodOf(bestBPM))
+        // Refine on the autocorrelation peak itself (parabolic interpolation around the period), then on the
+        // line through the tracked beats when they keep to one.
+        let peak = refine(period: periodOf(bestBPM))
+        let beats = BeatTracker.track(envelope, period: peak, settleFrames: headCapacity)
+        let refined = beats?.gridPeriod ?? peak
         let finalBPM = self.bpm(period: refined)
-        let beats = BeatTracker.track(head, period: refined)
         // Periodicity alone trusts music that is periodic at some level but whose beats the tracker cannot
         // hold to one grid (a level between two, a dotted pulse). With the version-3 comb, on the development
         // set's tune split the product put 95.6 % right among tracks at 0.5 or more (periodicity alone:
         // 93.6 %); check: 84.1 % (82.6 %). Today's figures are at `splitLevelCost`.
-        let periodicity = max(0, min(1, acfAt(refined) / acf[0]))
+        let periodicity = max(0, min(1, acfAt(peak) / acf[0]))
         let runnerUp = alternative(to: finalBPM, comb: comb)
         let confidence = periodicity * (beats?.onGrid ?? 0) * (runnerUp == nil ? 1 : Self.splitLevelCost)
         return TempoResult(bpm: finalBPM, confidence: confidence, firstBeat: firstBeat(period: refined, beats: beats),
@@ -214,6 +223,7 @@ public final class TempoEstimator: Analyzer {
     /// The onset envelope's head folded at `period`: the strongest phase, its mean strength, and the
     /// mean strength half a period later.
     private func beatPhase(period: Double) -> (phase: Double, onBeat: Float, offBeat: Float) {
+        let head = self.head
         func value(_ t: Double) -> Float {
             let i = Int(t)
             guard i + 1 < head.count else { return 0 }
@@ -243,6 +253,7 @@ public final class TempoEstimator: Analyzer {
     }
 
     private func firstBeat(period: Double, beats: BeatTracker.Beats?) -> Double? {
+        let head = self.head
         guard head.count > Int(period * 2), let maxOnset = head.max(), maxOnset > 0 else { return nil }
         let phase = beats?.gridPhase ?? beatPhase(period: period).phase
         let startsAtOnce = onsets.firstFrameLevel > 0.25 * maxOnset
@@ -256,7 +267,7 @@ public final class TempoEstimator: Analyzer {
 
 extension TempoEstimator {
     public static let entry = AnalyzerEntry(
-        name: "tempo", version: 5, needsMono: true,
+        name: "tempo", version: 6, needsMono: true,
         outputs: ["bpm", "bpm_confidence", "first_beat_s", "bpm_alternative"],
         make: { format, options in TempoEstimator(format: format, minBPM: options.minBPM, maxBPM: options.maxBPM) },
         values: { r in
