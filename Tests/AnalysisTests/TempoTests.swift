@@ -109,7 +109,7 @@ final class TempoTests: XCTestCase {
 
     // Three minutes of a drum pattern at a tempo whose beat is no whole number of envelope frames: the grid
     // `first_beat_s + k · 60 / bpm` still lies on the beats at the end, where a crossfade lands (an error of
-    // 0.03 % in bpm alone would put it 25 ms off there).
+    // 0.01 % in bpm alone would put it 18 ms off there).
     func testTheBeatGridHoldsToTheEndOfALongTrack() throws {
         let bpm = 123.7, seconds = 180.0
         let r = tempo(Self.drums(bpm: bpm, seconds: seconds))
