@@ -75,6 +75,16 @@ final class BeatTrackerTests: XCTestCase {
         XCTAssertEqual(beats.gridPeriod, 40)
     }
 
+    // Two stretches of one pulse with 200 beats of digital silence between: the chain runs on through the
+    // silence in whole frames, but those are no beats and do not count against the grid.
+    func testASilentGapHoldsNoBeats() throws {
+        let pulses = (0..<400).filter { $0 < 100 || $0 >= 300 }.map { Int((13 + 40.3 * Double($0)).rounded()) }
+        let beats = try XCTUnwrap(BeatTracker.track(envelope(16_200, pulses: pulses), period: 40.3, settleFrames: 1800))
+        XCTAssertGreaterThan(beats.onGrid, 0.95)
+        XCTAssertEqual(beats.gridPeriod, 40.3, accuracy: 0.01)
+        XCTAssertTrue(beats.frames.allSatisfy { pulses.contains($0) }, "a beat in the silence")
+    }
+
     func testNothingToTrackGivesNil() {
         XCTAssertNil(BeatTracker.track([Float](repeating: 0, count: 2000), period: 40))
         XCTAssertNil(BeatTracker.track(envelope(100, pulses: [0, 40, 80]), period: 40), "shorter than four periods")

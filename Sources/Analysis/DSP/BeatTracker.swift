@@ -84,6 +84,9 @@ struct BeatTracker {
         let rms = (frames.reduce(0) { $0 + local[$1] * local[$1] } / Double(frames.count)).squareRoot()
         while let first = frames.first, frames.count > 2, local[first] < 0.5 * rms { frames.removeFirst() }
         while let last = frames.last, frames.count > 2, local[last] < 0.5 * rms { frames.removeLast() }
+        // Inside the track too, a chain running on through silence (a gap between two movements) is no beat:
+        // steps of a whole number of frames there would put beats off the line and count against the grid.
+        frames.removeAll { local[$0] < 0.01 * strongest }
         guard frames.count >= 2 else { return nil }
         let strengths = frames.map { local[$0] }
         let settle = settleFrames ?? n
