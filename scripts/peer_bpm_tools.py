@@ -8,8 +8,8 @@ as a user runs it. For a development set or a tempo corpus DIR (its truth.json a
 
 writes DIR/peers/bpm-tools.jsonl in the peers' format ({"path", "bpm", "status", "seconds"}), which
 score_devset.py --peers and tempo_calibration.py --peers then show side by side (with --consensus it is one
-more voter, whose range cannot reach a tempo above 146). ffmpeg decodes (every
-container the sets use) to what `bpm` reads: 44.1 kHz mono 32-bit float on stdin."""
+more voter, whose range cannot reach a tempo above 146). ffmpeg decodes every container the sets use to
+what `bpm` reads: 44.1 kHz mono 32-bit float on stdin."""
 import json
 import os
 import shutil

@@ -124,7 +124,7 @@ def build_tracker(out):
             add({"path": name, "bpm": a["bpm"], "origin": "tracker", "group": pkg})
 
 
-def build_midi(out, count):
+def build_midi(out, count=60):
     import music21
     rnd = random.Random(7)
     done, add = appender(out, "midi")
@@ -306,26 +306,34 @@ def build_recordings(out):
             stems = sorted(str(p) for p in song.glob("*.ogg"))
             if name in done or bpm is None or not stems:
                 continue
-            start = 30.0
             inputs = [a for stem in stems for a in ("-i", stem)]
-            D.sh(["ffmpeg", "-v", "quiet", "-y", "-ss", start, "-t", 60, *inputs, "-filter_complex",
+            D.sh(["ffmpeg", "-v", "quiet", "-y", "-ss", 30, "-t", 60, *inputs, "-filter_complex",
                   "amix=inputs=%d:normalize=0" % len(stems), "-ar", D.RATE, "-sample_fmt", "s16",
                   out / "audio" / name])
-            add({"path": name, "bpm": bpm, "origin": "recording",
-                 "group": pkg, "source": str(song)})
+            add({"path": name, "bpm": bpm, "origin": "recording", "group": pkg, "source": str(song)})
+
+
+# Each command: the name of its audio folder and truth file, the split of its entries, and its builder.
+PARTS = {
+    "tracker": ("tracker", "tune", build_tracker),
+    "midi": ("midi", "tune", build_midi),
+    "productions": ("production", "productions", build_productions),
+    "songs": ("song", "songs", build_songs),
+    "soundtracks": ("soundtrack", "soundtracks", build_soundtracks),
+    "recordings": ("recording", "recordings", build_recordings),
+}
 
 
 def write_truth(out):
     import soundfile
     files = []
-    held_out = {"production": "productions", "song": "songs", "soundtrack": "soundtracks", "recording": "recordings"}
-    for part in ("tracker", "midi", "production", "song", "soundtrack", "recording"):
+    for part, split, _ in PARTS.values():
         path = out / ("truth-%s.jsonl" % part)
         if not path.exists():
             continue
         for line in open(path):
             e = json.loads(line)
-            e.update(set="render", split=held_out.get(part, "tune"), container="flac",
+            e.update(set="render", split=split, container="flac",
                      duration_s=soundfile.info(str(out / "audio" / e["path"])).duration)
             files.append(e)
     json.dump({"files": files}, open(out / "truth.json", "w"), indent=1)
@@ -333,27 +341,18 @@ def write_truth(out):
 
 
 def main():
-    parts = ("tracker", "midi", "productions", "songs", "soundtracks", "recordings", "truth")
-    if len(sys.argv) < 3 or sys.argv[2] not in parts:
+    if len(sys.argv) < 3 or sys.argv[2] not in list(PARTS) + ["truth"]:
         raise SystemExit(__doc__)
-    out = Path(sys.argv[1])
-    for sub in ("audio/tracker", "audio/midi", "audio/production", "audio/song", "audio/soundtrack", "audio/recording",
-                "work"):
-        (out / sub).mkdir(parents=True, exist_ok=True)
-    if sys.argv[2] == "tracker":
-        build_tracker(out)
-    elif sys.argv[2] == "midi":
-        build_midi(out, int(sys.argv[3]) if len(sys.argv) > 3 else 60)
-    elif sys.argv[2] == "productions":
-        build_productions(out)
-    elif sys.argv[2] == "songs":
-        build_songs(out)
-    elif sys.argv[2] == "soundtracks":
-        build_soundtracks(out)
-    elif sys.argv[2] == "recordings":
-        build_recordings(out)
-    else:
+    out, command = Path(sys.argv[1]), sys.argv[2]
+    for part, _, _ in PARTS.values():
+        (out / "audio" / part).mkdir(parents=True, exist_ok=True)
+    (out / "work").mkdir(parents=True, exist_ok=True)
+    if command == "truth":
         write_truth(out)
+    elif command == "midi" and len(sys.argv) > 3:
+        build_midi(out, int(sys.argv[3]))
+    else:
+        PARTS[command][2](out)
 
 
 if __name__ == "__main__":

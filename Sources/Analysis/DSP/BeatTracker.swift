@@ -7,6 +7,8 @@ import Foundation
 struct BeatTracker {
     /// Ellis's value for an envelope scaled to unit standard deviation.
     static let tightness = 100.0
+    /// Onset strength under this share of the strongest is silence: no chain starts there, no beat is kept there.
+    static let silentShare = 0.01
 
     struct Beats {
         /// Frame indices of the beats, ascending.
@@ -57,7 +59,7 @@ struct BeatTracker {
                 }
             }
             // Until the first real onset, a chain starts afresh rather than inherit a penalty.
-            if from < 0 || (!started && local[t] < 0.01 * strongest) {
+            if from < 0 || (!started && local[t] < silentShare * strongest) {
                 cumulative[t] = local[t] + max(0, best)
                 previous[t] = -1
             } else {
@@ -86,7 +88,7 @@ struct BeatTracker {
         while let last = frames.last, frames.count > 2, local[last] < 0.5 * rms { frames.removeLast() }
         // Inside the track too, a chain running on through silence (a gap between two movements) is no beat:
         // steps of a whole number of frames there would put beats off the line and count against the grid.
-        frames.removeAll { local[$0] < 0.01 * strongest }
+        frames.removeAll { local[$0] < silentShare * strongest }
         guard frames.count >= 2 else { return nil }
         let strengths = frames.map { local[$0] }
         let settle = settleFrames ?? n
