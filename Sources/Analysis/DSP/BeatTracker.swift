@@ -93,11 +93,11 @@ struct BeatTracker {
         let strengths = frames.map { local[$0] }
         let settle = settleFrames ?? n
         let early = frames.indices.filter { frames[$0] < settle }
-        let start = early.count >= 4
-            ? grid(early.map { frames[$0] }, strengths: early.map { strengths[$0] }, period: period)
-            : grid(frames, strengths: strengths, period: period)
+        let settled = early.count >= 4 ? early : Array(frames.indices)
+        let start = grid(settled.map { frames[$0] }, strengths: settled.map { strengths[$0] }, period: period)
         if let fitted = fittedGrid(frames, from: start, period: period, settleFrames: settle) { return fitted }
-        return grid(frames, strengths: strengths, period: period)
+        // The grid of all the beats; when they all fall in the settling stretch (a short track), that is `start`.
+        return settled.count == frames.count ? start : grid(frames, strengths: strengths, period: period)
     }
 
     /// The straight line `phase + k · period` through the beats, by least squares over the beats within an
