@@ -52,7 +52,7 @@ public final class FeatureAnalyzer: Analyzer {
 
 extension FeatureAnalyzer {
     public static let entry = AnalyzerEntry(
-        name: "features", version: 1, needsMono: true,
+        name: "features", version: 2, needsMono: true,
         outputs: ["key", "key_strength", "features"],
         make: { format, _ in FeatureAnalyzer(format: format) },
         values: { r in

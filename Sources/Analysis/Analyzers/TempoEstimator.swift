@@ -267,7 +267,7 @@ public final class TempoEstimator: Analyzer {
 
 extension TempoEstimator {
     public static let entry = AnalyzerEntry(
-        name: "tempo", version: 7, needsMono: true,
+        name: "tempo", version: 8, needsMono: true,
         outputs: ["bpm", "bpm_confidence", "first_beat_s", "bpm_alternative"],
         make: { format, options in TempoEstimator(format: format, minBPM: options.minBPM, maxBPM: options.maxBPM) },
         values: { r in

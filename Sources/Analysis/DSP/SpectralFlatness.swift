@@ -5,8 +5,7 @@ import Foundation
 /// before its log, so empty bins do not send the geometric mean to zero.
 enum SpectralFlatness {
     static func of(_ p: UnsafeBufferPointer<Float>, bins: ClosedRange<Int>, total: Float, floor: Float) -> Double {
-        var logSum = 0.0
-        for k in bins { logSum += Double(VectorOps.fastLog(p[k] + floor)) }
+        let logSum = VectorOps.sumOfLogs(p.baseAddress! + bins.lowerBound, bins.count, floor: floor)
         let count = Double(bins.count)
         return exp(logSum / count) / (Double(total) / count)
     }

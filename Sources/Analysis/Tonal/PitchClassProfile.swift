@@ -42,20 +42,17 @@ final class PitchClassProfile {
     /// Adds one frame's power spectrum.
     func add(power p: UnsafeBufferPointer<Float>) {
         guard highBin > lowBin else { return }
-        var strongest: Float = 0, total: Float = 0
-        for k in lowBin...highBin {
-            if p[k] > strongest { strongest = p[k] }
-            total += p[k]
-        }
+        let bins = lowBin...highBin
+        let (strongest, total) = VectorOps.maxAndSum(p.baseAddress! + lowBin, bins.count)
         guard strongest > gate else { return }
         // Noisy frames (drum hits, breath, applause) count less and pure noise not at all, so noise does not
         // invent a key.
-        let flatness = SpectralFlatness.of(p, bins: lowBin...highBin, total: total, floor: 1e-20)
+        let flatness = SpectralFlatness.of(p, bins: bins, total: total, floor: 1e-20)
         let tonalWeight = max(0, 1 - flatness / Self.noiseFlatness)
         guard tonalWeight > 0 else { return }
         let floor = strongest * peakFloor
         peaks.removeAll(keepingCapacity: true)
-        for k in lowBin...highBin where p[k] > floor && p[k] > p[k - 1] && p[k] >= p[k + 1] {
+        for k in bins where p[k] > floor && p[k] > p[k - 1] && p[k] >= p[k + 1] {
             // Parabolic interpolation on the log spectrum locates the peak within the bin.
             let a = VectorOps.fastLog(p[k - 1] + 1e-20), b = VectorOps.fastLog(p[k]), c = VectorOps.fastLog(p[k + 1] + 1e-20)
             let d = a - 2 * b + c
@@ -64,12 +61,15 @@ final class PitchClassProfile {
         }
         for i in frameBins.indices { frameBins[i] = 0 }
         var top = 0.0
+        let perSemitone = Double(Self.binsPerSemitone)
         for peak in peaks {
-            // Semitones above C0 (8.18 Hz); fastLog's error is below 0.2 cent.
+            // Semitones above C0 (8.18 Hz); fastLog's error is below 0.14 cent.
             let semitones = Double(VectorOps.fastLog(Float(peak.bin * binHz / Self.c0Hz))) * (12 / M_LN2)
             for (h, weight) in Self.subharmonicWeights.enumerated() {
                 let s = max(0, semitones - Self.subharmonicSemitones[h])
-                let bin = Int(((s - 12 * (s / 12).rounded(.down)) * Double(Self.binsPerSemitone)).rounded()) % Self.fineBins
+                // The nearest fine bin within the octave; s ≥ 0, so truncating s + ½ rounds (and costs no
+                // libm call, which `rounded()` does on baseline x86-64).
+                let bin = Int((s - 12 * Double(Int(s / 12))) * perSemitone + 0.5) % Self.fineBins
                 frameBins[bin] += peak.magnitude * weight
                 top = max(top, frameBins[bin])
                 if h == 0 { direct[bin] += peak.magnitude }
