@@ -162,6 +162,22 @@ final class TempoTests: XCTestCase {
         XCTAssertNil(tempo(Synth.silence(seconds: 10)).bpm)
     }
 
+    /// A steady tone has no beat: its onset envelope is only the ripple of the tone's phase against the
+    /// frames, tiny but as periodic as a metronome (a 96 kHz sine once read as 75 BPM at confidence 0.96).
+    func testSteadyTonesHaveNoTempo() {
+        for rate in [44100, 48000, 96000] {
+            for frequency in [100.0, 440, 1000] {
+                let r = tempo(Synth.sine(frequency: frequency, seconds: 20, sampleRate: rate), rate: rate)
+                XCTAssertNil(r.bpm, "\(frequency) Hz at \(rate) Hz read as \(r.bpm ?? 0) BPM, confidence \(r.confidence)")
+                XCTAssertEqual(r.confidence, 0)
+            }
+        }
+        let chord = zip(zip(Synth.sine(frequency: 261.6, seconds: 20, amplitude: 0.2),
+                            Synth.sine(frequency: 329.6, seconds: 20, amplitude: 0.2)),
+                        Synth.sine(frequency: 392, seconds: 20, amplitude: 0.2)).map { $0.0 + $0.1 + $1 }
+        XCTAssertNil(tempo(chord).bpm)
+    }
+
     func testOtherSampleRates() {
         for rate in [22050, 48000, 96000] {
             let r = tempo(Synth.clicks(bpm: 128, seconds: 20, sampleRate: rate), rate: rate)
