@@ -117,18 +117,22 @@ public final class SpectrumFrameAnalyzer: Analyzer {
     }
 
     private func emitFrame() {
-        power.withUnsafeMutableBufferPointer { fft.powerSpectrum(into: $0.baseAddress!) }
-        for band in bandBins {
-            var p: Float
-            if band.weightLo > 0 {
-                p = power[band.lo] * band.weightLo + power[min(band.hi, power.count - 1)] * (1 - band.weightLo)
-            } else {
-                p = 0
-                for k in band.lo...band.hi { p = max(p, power[k]) }
+        power.withUnsafeMutableBufferPointer { power in
+            fft.powerSpectrum(into: power.baseAddress!)
+            let last = power.count - 1
+            for band in bandBins {
+                var p: Float
+                if band.weightLo > 0 {
+                    p = power[band.lo] * band.weightLo + power[min(band.hi, last)] * (1 - band.weightLo)
+                } else {
+                    p = 0
+                    for k in band.lo...band.hi where power[k] > p { p = power[k] }
+                }
+                let db = 10 * log10f(max(p / reference, 1e-12))
+                let level = max(0, min(255, (db - floorDB) / -floorDB * 255))
+                // Rounds half away from zero as `rounded()` does (level ≥ 0), without its libm call.
+                output.append(UInt8(level + 0.5))
             }
-            let db = 10 * log10f(max(p / reference, 1e-12))
-            let level = (db - floorDB) / -floorDB
-            output.append(UInt8(max(0, min(255, (level * 255).rounded()))))
         }
         nextFrame += 1
         nextEnd = frameStart(nextFrame) + Int64(size)
