@@ -62,8 +62,9 @@ PROGRAMS = [[0], [19], [40, 40, 41, 42], [56, 57, 58, 58], [48, 48, 48, 32], [24
 
 
 def appender(out, part):
+    """The entries already built (by path) and a function that appends one."""
     path = out / ("truth-%s.jsonl" % part)
-    done = {json.loads(line)["path"] for line in open(path)} if path.exists() else set()
+    done = {e["path"]: e for e in map(json.loads, open(path))} if path.exists() else {}
     handle = open(path, "a")
 
     def add(entry):
@@ -138,18 +139,23 @@ def build_midi(out, count=60):
     palestrina = [s for s in candidates if s.startswith("palestrina")][:60]
     candidates = [s for s in candidates if not s.startswith("palestrina")] + palestrina
     rnd.shuffle(candidates)
-    made = 0
+    made, rewrite = 0, False
     mid, wav = out / "work" / "score.mid", out / "work" / "score.wav"
     for target in candidates:
         if made >= count:
             break
         name = "midi/%s.flac" % target.replace("/", "_").replace(".", "_")
-        if name in done:
-            made += 1
-            continue
         drums = rnd.random() < 0.5
         programs = rnd.choice(PROGRAMS)
         bpm = round(math.exp(rnd.uniform(math.log(60), math.log(190))))
+        if name in done:
+            made += 1
+            if "key_source" not in done[name]:
+                # Built before the key truth was kept: the same score at the same tempo gives the same notes.
+                done[name].update(key_fields(D.score_to_midi(target, round(done[name]["bpm"]), drums, programs,
+                                                             40, mid, D.CUT_S)))
+                rewrite = True
+            continue
         try:
             score = D.parse_corpus(target)
             if isinstance(score, music21.stream.Opus):
@@ -167,8 +173,18 @@ def build_midi(out, count=60):
         D.sh(["fluidsynth", "-ni", "-q", "-g", "0.5", "-r", D.RATE, "-O", "float", "-T", "wav", "-F", wav, D.SF2, mid])
         D.sh(["sox", "-R", "-D", wav, "-b", "16", "-c", "2", out / "audio" / name, "trim", "0", "43", "gain", "-n", "-3"])
         add({"path": name, "bpm": info["bpm"], "origin": "midi", "group": target.split("/")[0], "drums": drums,
-             "meter": info["meter"]})
+             "meter": info["meter"], **key_fields(info)})
         made += 1
+    if rewrite:
+        with open(out / "truth-midi.jsonl", "w") as handle:
+            for entry in done.values():
+                handle.write(json.dumps(entry) + "\n")
+
+
+def key_fields(info):
+    """The devset's key truth of a render (the score's key where the excerpt keeps it, else withheld with
+    the reason): the key analyzer's held-out set, since no key setting was chosen on these composers."""
+    return {"key": info.get("key"), "key_source": info.get("key_source")}
 
 
 def project_tempo(path):
