@@ -17,11 +17,17 @@ all the peers, each peer against the consensus of the others, with Spindle's dis
 consensus is not the truth (the peers share a prior around 120 BPM), but where several independent
 estimators agree on music nobody tuned on, a tool that disagrees is usually the one that is wrong.
 Results are matched to truth entries by their path relative to the audio folder (the last two path
-components)."""
+components). Where entries carry a key truth (the devset's renders, the corpus's score renders and songs),
+it also prints, per origin, the exact key share and the mean MIREX score of Spindle and of each key peer
+(NAME-key.jsonl), with score_devset.py's scoring (DEVSET_CODE, default ../shared/devset)."""
 import glob
 import json
 import os
 import sys
+from pathlib import Path
+
+sys.path.insert(0, os.environ.get("DEVSET_CODE", str(Path(__file__).resolve().parent.parent.parent / "shared" / "devset")))
+from score_devset import key_score, parse_key  # noqa: E402
 
 FACTORS = (1.0, 2.0, 3.0, 0.5, 1.0 / 3.0)
 
@@ -55,6 +61,21 @@ def accuracy(entries, tools):
             a2 = sum(any(right(b, t * f) for f in FACTORS) for b, t in rows)
             cells.append("%3.0f/%3.0f" % (100 * a1 / len(rows), 100 * a2 / len(rows)))
         print("  %-20s %s" % (name, "  ".join(cells)))
+
+
+def keys(entries, tools):
+    """Exact key share and mean MIREX score per origin, over the entries with a key truth."""
+    groups = sorted({e.get("origin", "?") for e in entries.values()})
+    print("key exact %% / MIREX per origin: %s" % ", ".join(
+        "%s (%d)" % (o, sum(1 for e in entries.values() if e.get("origin", "?") == o)) for o in groups))
+    for name, results in tools:
+        cells = []
+        for origin in groups:
+            rows = [(parse_key(e), results.get("/".join(p.split("/")[-2:]), {})) for p, e in entries.items()
+                    if e.get("origin", "?") == origin]
+            scores = [key_score(truth, parse_key(r)) for truth, r in rows]
+            cells.append("%3.0f %.3f" % (100 * sum(s == 1 for s in scores) / len(scores), sum(scores) / len(scores)))
+        print("  %-20s %s" % (name, "   ".join(cells)))
 
 
 def phase(entries, results):
@@ -164,6 +185,11 @@ def main():
         accuracy({p: e for p, e in entries.items() if e.get("set", "render") == "render"}, tools)
     if "--consensus" in sys.argv:
         consensus(everything, tools)
+    keyed = {p: e for p, e in everything.items() if e.get("key") and e.get("set", "render") == "render"}
+    if keyed:
+        key_peers = [(os.path.basename(p)[:-len(".jsonl")], load(p))
+                     for p in sorted(glob.glob(os.path.join(peers, "*-key.jsonl")) if peers else [])]
+        keys(keyed, [("spindle", results)] + key_peers)
 
 
 if __name__ == "__main__":

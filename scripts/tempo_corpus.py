@@ -68,6 +68,7 @@ def appender(out, part):
     handle = open(path, "a")
 
     def add(entry):
+        done[entry["path"]] = entry
         handle.write(json.dumps(entry) + "\n")
         handle.flush()
         print(entry, flush=True)
@@ -176,9 +177,14 @@ def build_midi(out, count=60):
              "meter": info["meter"], **key_fields(info)})
         made += 1
     if rewrite:
-        with open(out / "truth-midi.jsonl", "w") as handle:
-            for entry in done.values():
-                handle.write(json.dumps(entry) + "\n")
+        rewrite_entries(out, "midi", done)
+
+
+def rewrite_entries(out, part, entries):
+    """Rewrites OUT/truth-PART.jsonl with `entries` (by path, in their order), after fields were filled in."""
+    with open(out / ("truth-%s.jsonl" % part), "w") as handle:
+        for entry in entries.values():
+            handle.write(json.dumps(entry) + "\n")
 
 
 def key_fields(info):
@@ -250,31 +256,85 @@ def midi_tempo(path):
     return (tempos.pop() if len(tempos) == 1 else None), song.length
 
 
+def midi_key(path, start, seconds):
+    """Key truth of `seconds` of a MIDI song from `start` (seconds), by the devset's rule: the file's one key
+    signature, else music21's analyze('key') of the excerpt's notes (drums left out), kept only when
+    analyze('key') of each half of the excerpt agrees with it. {"key", "key_source"} like key_fields."""
+    import mido
+    import music21
+    t, sounding, notes, signatures = 0.0, {}, [], set()
+    for message in mido.MidiFile(str(path)):      # all tracks merged, times in seconds
+        t += message.time
+        if message.type == "key_signature":
+            signatures.add(message.key)
+        elif message.type in ("note_on", "note_off") and message.channel != 9:
+            held = (message.channel, message.note)
+            if message.type == "note_on" and message.velocity > 0:
+                sounding[held] = t
+            elif held in sounding:
+                notes.append((sounding.pop(held), t, message.note))
+    excerpt = [(max(a, start), min(b, start + seconds), p) for a, b, p in notes if b > start and a < start + seconds]
+
+    def analysed(chosen):
+        stream = music21.stream.Stream()
+        for a, b, p in chosen:
+            note = music21.note.Note(p)
+            note.duration = music21.duration.Duration(max(0.05, 2 * (b - a)))    # 120 quarter notes a minute
+            stream.insert(2 * a, note)
+        return D.key_name(stream.analyze("key"))
+    if len(excerpt) < 20:
+        return {"key": None, "key_source": "withheld: fewer than 20 notes"}
+    middle = start + seconds / 2
+    halves = [analysed([n for n in excerpt if n[0] < middle]), analysed([n for n in excerpt if n[0] >= middle])]
+    if len(signatures) == 1:
+        signature = signatures.pop()
+        key, source = signature.rstrip("m") + (" minor" if signature.endswith("m") else " major"), "midi key signature"
+    else:
+        key, source = analysed(excerpt), "analyze"
+    if halves != [key, key]:
+        return {"key": None, "key_source": "withheld: %s key %s, analyze('key') of the halves: %s / %s"
+                                           % (source, key, halves[0], halves[1])}
+    return {"key": key, "key_source": source}
+
+
 def build_songs(out):
+    """Renders get the key truth of their excerpt too (`midi_key`), filled in for songs built before it."""
     done, add = appender(out, "song")
     openttd, midi, ogg = (unpacked(out, pkg) for pkg in ("openttd-openmsx", "planetblupi-music-midi",
                                                           "planetblupi-music-ogg"))
     if None in (openttd, midi, ogg):
         raise SystemExit("apt-get download failed for openttd-openmsx or planetblupi-music-midi/-ogg")
     wav = out / "work" / "song.wav"
+    rewrite = False
     for source in sorted(openttd.rglob("*.mid")):
         name = "song/openttd__%s.flac" % source.stem
         bpm, length = midi_tempo(source)
+        start = 10 if length > 75 else 0
+        if name in done and "key_source" not in done[name]:
+            done[name].update(midi_key(source, start, 60))
+            rewrite = True
         if name in done or bpm is None or length < 40:
             continue
         D.sh(["fluidsynth", "-ni", "-q", "-g", "0.5", "-r", D.RATE, "-O", "float", "-T", "wav", "-F", wav, D.SF2, source])
-        start = 10 if length > 75 else 0
         D.sh(["sox", "-R", "-D", wav, "-b", "16", "-c", "2", out / "audio" / name, "trim", start, 60, "gain", "-n", "-3"])
-        add({"path": name, "bpm": bpm, "origin": "song", "group": "openttd", "source": str(source)})
+        add({"path": name, "bpm": bpm, "origin": "song", "group": "openttd", "source": str(source),
+             **midi_key(source, start, 60)})
     for source in sorted(midi.rglob("*.mid")):
         name = "song/planetblupi__%s.flac" % source.stem
         rendered = next(iter(ogg.rglob(source.stem + ".ogg")), None)
         bpm, _ = midi_tempo(source)
+        # The game's Ogg is its own render of this MIDI file, so the same 30 s to 90 s hold the same notes.
+        if name in done and "key_source" not in done[name]:
+            done[name].update(midi_key(source, 30, 60))
+            rewrite = True
         if name in done or bpm is None or rendered is None:
             continue
         D.sh(["ffmpeg", "-v", "quiet", "-y", "-ss", 30, "-t", 60, "-i", rendered, "-ar", D.RATE, "-ac", 2, wav])
         D.sh(["sox", "-R", "-D", wav, "-b", "16", out / "audio" / name])
-        add({"path": name, "bpm": bpm, "origin": "song", "group": "planetblupi", "source": str(rendered)})
+        add({"path": name, "bpm": bpm, "origin": "song", "group": "planetblupi", "source": str(rendered),
+             **midi_key(source, 30, 60)})
+    if rewrite:
+        rewrite_entries(out, "song", done)
 
 
 SOUNDTRACKS = "singularity-music hyperrogue-music warzone2100-music asc-music drascula-music".split()
