@@ -178,6 +178,17 @@ final class TempoTests: XCTestCase {
         XCTAssertNil(tempo(chord).bpm)
     }
 
+    /// The steady-tone gate is for tracks at ordinary levels: music that is merely quiet keeps its tempo.
+    func testQuietMusicKeepsItsTempo() throws {
+        let chords = Self.chords(bpm: 96, seconds: 40)
+        let peak = chords.map(abs).max() ?? 1
+        for peakDBFS in [-40.0, -50.0, -55.0] {
+            let gain = Float(pow(10, peakDBFS / 20)) / peak
+            let r = tempo(chords.map { $0 * gain })
+            XCTAssertTrue(within(r.bpm, 96), "chords peaking at \(peakDBFS) dBFS measured \(String(describing: r.bpm))")
+        }
+    }
+
     func testOtherSampleRates() {
         for rate in [22050, 48000, 96000] {
             let r = tempo(Synth.clicks(bpm: 128, seconds: 20, sampleRate: rate), rate: rate)

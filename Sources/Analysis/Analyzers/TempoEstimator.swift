@@ -41,6 +41,8 @@ public final class TempoEstimator: Analyzer {
     private var count = 0
     private var acf: [Double]
     private var runningMean: Float = 0
+    /// The mono mix's largest |sample| so far.
+    private var peak: Float = 0
     private let meanRate: Float
     /// The onset envelope as it came, up to `envelopeCapacity` values: the beats are tracked over all of it.
     private var envelope: [Float] = []
@@ -94,13 +96,17 @@ public final class TempoEstimator: Analyzer {
     /// for sines at 100 Hz–1 kHz, a chord, a clipped sine, a vibrato), and that ripple is as periodic as a
     /// metronome: without this a 96 kHz sine read as 75 BPM at confidence 0.96. The weakest onsets of the
     /// 392 renders and recordings of the development set and the tempo corpus are 16. The envelope's
-    /// compression is relative to full scale, so very quiet music falls under the gate too: plucked notes
-    /// at 100 BPM peaking at −20, −40, −45 and −50 dBFS reach 26, 5.7, 3.1 and 1.4, so music whose peaks
-    /// stay under about −47 dBFS has no tempo (a null, not a wrong tempo).
+    /// compression is relative to full scale, so quiet music's onsets are weaker in it (plucked notes at
+    /// 100 BPM peaking at −20, −40, −45 and −50 dBFS reach 26, 5.7, 3.1 and 1.4): the gate holds only for
+    /// tracks whose mix peaks at `gatedPeak` or above, and a quieter track is read as before.
     static let audibleOnsets: Float = 2.3
+    /// −40 dBFS.
+    static let gatedPeak: Float = 0.01
+
 
     public func consume(_ block: AudioBlock) {
         onsets.consume(block.mono) { value in self.add(value) }
+        peak = max(peak, VectorOps.maxAbs(block.mono.baseAddress!, block.mono.count))
     }
 
     private func add(_ value: Float) {
@@ -144,7 +150,7 @@ public final class TempoEstimator: Analyzer {
 
     public func finish() -> TempoResult {
         let fps = onsets.framesPerSecond
-        guard count > Int(4 * fps), acf[0] > 0, strongestOnsets() >= Self.audibleOnsets else {
+        guard count > Int(4 * fps), acf[0] > 0, peak < Self.gatedPeak || strongestOnsets() >= Self.audibleOnsets else {
             return TempoResult(bpm: nil, confidence: 0, firstBeat: nil)
         }
         let periodOf = { (bpm: Double) in 60 * fps / bpm }
