@@ -51,6 +51,18 @@ final class KeyTests: XCTestCase {
         XCTAssertNil(key(Synth.clicks(bpm: 120, seconds: 10, sampleRate: 22050)))
     }
 
+    /// One note is not a key: a test tone at any pitch and rate has none, while three notes of a triad do.
+    func testALoneNoteHasNoKeyButATriadHasOne() throws {
+        for (frequency, rate) in [(440.0, 22050), (100, 44100), (1000, 48000), (261.6, 96000)] {
+            XCTAssertNil(key(Synth.sine(frequency: frequency, seconds: 10, sampleRate: rate), rate: rate),
+                         "\(frequency) Hz at \(rate) Hz")
+        }
+        let triad = zip(zip(Synth.sine(frequency: 261.6, seconds: 10, sampleRate: 22050, amplitude: 0.2),
+                            Synth.sine(frequency: 329.6, seconds: 10, sampleRate: 22050, amplitude: 0.2)),
+                        Synth.sine(frequency: 392, seconds: 10, sampleRate: 22050, amplitude: 0.2)).map { $0.0 + $0.1 + $1 }
+        XCTAssertEqual(try XCTUnwrap(key(triad)).key, MusicalKey(tonic: 0, minor: false))
+    }
+
     func testNamesAndTagValuesRoundTrip() {
         for tonic in 0..<12 {
             for minor in [false, true] {
