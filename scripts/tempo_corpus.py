@@ -323,7 +323,8 @@ def build_songs(out):
         name = "song/planetblupi__%s.flac" % source.stem
         rendered = next(iter(ogg.rglob(source.stem + ".ogg")), None)
         bpm, _ = midi_tempo(source)
-        # The game's Ogg is its own render of this MIDI file, so the same 30 s to 90 s hold the same notes.
+        # The game's Ogg is taken to be its own render of this MIDI file, so that 30 s to 90 s of each hold the
+        # same notes (not checked; where they do not, the halves of the excerpt rarely agree on a key).
         if name in done and "key_source" not in done[name]:
             done[name].update(midi_key(source, 30, 60))
             rewrite = True

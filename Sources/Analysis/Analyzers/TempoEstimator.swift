@@ -41,8 +41,8 @@ public final class TempoEstimator: Analyzer {
     private var count = 0
     private var acf: [Double]
     private var runningMean: Float = 0
-    /// The mono mix's largest |sample| so far.
-    private var peak: Float = 0
+    /// The mono mix's largest |sample| so far, followed only until it reaches `gatedPeak`.
+    private var mixPeak: Float = 0
     private let meanRate: Float
     /// The onset envelope as it came, up to `envelopeCapacity` values: the beats are tracked over all of it.
     private var envelope: [Float] = []
@@ -103,10 +103,9 @@ public final class TempoEstimator: Analyzer {
     /// −40 dBFS.
     static let gatedPeak: Float = 0.01
 
-
     public func consume(_ block: AudioBlock) {
         onsets.consume(block.mono) { value in self.add(value) }
-        peak = max(peak, VectorOps.maxAbs(block.mono.baseAddress!, block.mono.count))
+        if mixPeak < Self.gatedPeak { mixPeak = max(mixPeak, VectorOps.maxAbs(block.mono.baseAddress!, block.mono.count)) }
     }
 
     private func add(_ value: Float) {
@@ -150,7 +149,7 @@ public final class TempoEstimator: Analyzer {
 
     public func finish() -> TempoResult {
         let fps = onsets.framesPerSecond
-        guard count > Int(4 * fps), acf[0] > 0, peak < Self.gatedPeak || strongestOnsets() >= Self.audibleOnsets else {
+        guard count > Int(4 * fps), acf[0] > 0, mixPeak < Self.gatedPeak || strongestOnsets() >= Self.audibleOnsets else {
             return TempoResult(bpm: nil, confidence: 0, firstBeat: nil)
         }
         let periodOf = { (bpm: Double) in 60 * fps / bpm }
@@ -189,15 +188,15 @@ public final class TempoEstimator: Analyzer {
         }
         // Refine on the autocorrelation peak itself (parabolic interpolation around the period), then on the
         // line through the tracked beats when they keep to one.
-        let peak = refine(period: periodOf(bestBPM))
-        let beats = BeatTracker.track(envelope, period: peak, settleFrames: headCapacity)
-        let refined = beats?.gridPeriod ?? peak
+        let acfPeriod = refine(period: periodOf(bestBPM))
+        let beats = BeatTracker.track(envelope, period: acfPeriod, settleFrames: headCapacity)
+        let refined = beats?.gridPeriod ?? acfPeriod
         let finalBPM = self.bpm(period: refined)
         // Periodicity alone trusts music that is periodic at some level but whose beats the tracker cannot
         // hold to one grid (a level between two, a dotted pulse). With the version-3 comb, on the development
         // set's tune split the product put 95.6 % right among tracks at 0.5 or more (periodicity alone:
         // 93.6 %); check: 84.1 % (82.6 %). Today's figures are at `splitLevelCost`.
-        let periodicity = max(0, min(1, acfAt(peak) / acf[0]))
+        let periodicity = max(0, min(1, acfAt(acfPeriod) / acf[0]))
         let runnerUp = alternative(to: finalBPM, comb: comb)
         let confidence = periodicity * (beats?.onGrid ?? 0) * (runnerUp == nil ? 1 : Self.splitLevelCost)
         return TempoResult(bpm: finalBPM, confidence: confidence, firstBeat: firstBeat(period: refined, beats: beats),
