@@ -141,6 +141,19 @@ final class RuntimeTests: XCTestCase {
         XCTAssertEqual(runs.first?["status"] as? String, "completed")
     }
 
+    /// A file read for tags and then analysed is one file of the run: 3 good files and 1 broken one, each
+    /// through both stages, counted 8 before the fix.
+    func testARunCountsEachFileOnceAcrossItsStages() throws {
+        try addTracks(["a.flac", "b.flac", "c.flac"])
+        try Data("not audio at all".utf8).write(to: URL(fileURLWithPath: library + "/broken.flac"))
+        let r = try CLI.run(["--db", db, "--library", library, "analyze", "--jobs", "1"])
+        XCTAssertEqual(r.status, 3, r.stderr)
+        let run = try XCTUnwrap((status()["runs"] as? [[String: Any]])?.first)
+        XCTAssertEqual(run["files_total"] as? Int, 4)
+        XCTAssertEqual(run["files_done"] as? Int, 3)
+        XCTAssertEqual(run["files_failed"] as? Int, 1)
+    }
+
     func testUnchangedNightlyDoesNoAnalysisAndReanalyzeRedoesAll() throws {
         try addTracks((1...6).map { "n\($0).flac" }, seconds: 8)
         let pipelines = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

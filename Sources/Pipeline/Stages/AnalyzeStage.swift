@@ -31,7 +31,7 @@ public enum AnalyzeStage {
         }
         var report = Report()
         guard !files.isEmpty else { return report }
-        try context.journal.addToTotal(files.count)
+        try context.journal.plan(fileIds: files.map(\.fileId))
         let runtime = context.settings.runtime
         // Largest first: the long files start early instead of leaving one worker busy at the end.
         files.sort { ($0.size, $1.path) > ($1.size, $0.path) }

@@ -16,7 +16,7 @@ public enum TagStage {
         let targets = try context.database.writer.read { db in try TrackQueries.filesToRead(db, rootId: context.rootId) }
         var report = Report()
         guard !targets.isEmpty else { return report }
-        try context.journal.addToTotal(targets.count)
+        try context.journal.plan(fileIds: targets.map(\.fileId))
         let jobs = targets.enumerated().map { i, file in
             PoolJob(job: WorkerJob(id: i, kind: .tags, path: context.root.absolute(file.path)), relativePath: file.path,
                     fileId: file.fileId, contentKey: file.contentKey, timeout: context.settings.runtime.timeoutBase)

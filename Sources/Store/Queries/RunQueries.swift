@@ -15,8 +15,8 @@ public enum RunQueries {
             .updateAll(db, Column("status").set(to: RunRecord.Status.interrupted.rawValue), Column("finished_at").set(to: Date()))
     }
 
-    public static func addToTotal(_ db: Database, run: Int64, _ count: Int) throws {
-        try RunRecord.filter(key: run).updateAll(db, Column("files_total") += count)
+    public static func setTotal(_ db: Database, run: Int64, _ count: Int) throws {
+        try RunRecord.filter(key: run).updateAll(db, Column("files_total").set(to: count))
     }
 
     public static func record(_ db: Database, run: Int64, files: [RunFileRecord], done: Int, failed: Int, skipped: Int) throws {
