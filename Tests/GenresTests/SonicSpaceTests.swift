@@ -156,6 +156,25 @@ final class MixPlannerTests: XCTestCase {
         XCTAssertEqual(MixPlanner(space: space).plan(seed: seed, count: 12), steps, "the same library gives the same mix")
     }
 
+    /// Every recording held eight times (albums, deluxe editions, compilations, transcodes): the mix still
+    /// finds 12 different ones. Before, the copies filled the pool and the mix stopped early.
+    func testCopiesOfEveryRecordingDoNotShortenTheMix() throws {
+        let originals = SonicFixture.tracks(groups: 3, perGroup: 20)
+        var tracks: [TrackInput] = []
+        for copy in 0..<8 {
+            for var t in originals {
+                t.path = "copy\(copy)/" + t.path
+                tracks.append(t)
+            }
+        }
+        let space = try XCTUnwrap(SonicSpace(tracks, names: SonicFixture.names))
+        let seed = try XCTUnwrap(space.index(of: "copy0/g0/00.flac"))
+        let steps = MixPlanner(space: space).plan(seed: seed, count: 12)
+        XCTAssertEqual(steps.count, 12)
+        let recordings = steps.map { String(space.tracks[$0.row].path.split(separator: "/", maxSplits: 1)[1]) }
+        XCTAssertEqual(Set(recordings).count, 12, "\(recordings)")
+    }
+
     func testMixPrefersABeatMatchableTempo() throws {
         // Two candidates equally near in sound: one at +2 % tempo, one at +12 %.
         let base: [Float] = SonicFixture.names.map { _ in 0 }
