@@ -9,7 +9,10 @@ prints
   - for each tracker render whose package has another render, whether its nearest other recording comes
     from the same package (copies of the track itself are skipped);
 and, with --baseline (needs librosa, e.g. the devset's venv python), the same two neighbour figures for
-20 MFCC means and standard deviations (librosa defaults, 22.05 kHz), z-scored, Euclidean."""
+20 MFCC means and standard deviations (librosa defaults, 22.05 kHz), z-scored, Euclidean.
+With --groups (for a truth file whose renders carry an origin and a group, such as the tempo corpus's from
+scripts/tempo_corpus.py: packages of game music, composers, song sets), it prints instead, per origin, how
+many renders whose group has another render have their nearest other track in the same group."""
 import json, os, sqlite3, subprocess, sys
 from collections import Counter
 
@@ -39,16 +42,19 @@ def label(p):
     e = truth[source(p)]
     return 'tracker' if e['origin'] == 'tracker' else ('score+drums' if e.get('drums') else 'score')
 
+groups_mode = '--groups' in sys.argv
+
 # Clusters
 rows = con.execute("""select g.name, f.path from genre_memberships m join composite_genres g on g.id=m.genre_id
                       join files f on f.id=m.file_id where g.kind='cluster'""").fetchall()
 clusters = {}
 for name, p in rows: clusters.setdefault(name, []).append(p)
-clustered = sum(len(v) for v in clusters.values())
-majority = sum(Counter(label(p) for p in v).most_common(1)[0][1] for v in clusters.values())
-print('clusters: %d over %d tracks, purity %.3f' % (len(clusters), clustered, majority / max(1, clustered)))
-for name, v in sorted(clusters.items(), key=lambda kv: -len(kv[1])):
-    print('  %-40s %3d  %s' % (name, len(v), dict(Counter(label(p) for p in v))))
+if not groups_mode:
+    clustered = sum(len(v) for v in clusters.values())
+    majority = sum(Counter(label(p) for p in v).most_common(1)[0][1] for v in clusters.values())
+    print('clusters: %d over %d tracks, purity %.3f' % (len(clusters), clustered, majority / max(1, clustered)))
+    for name, v in sorted(clusters.items(), key=lambda kv: -len(kv[1])):
+        print('  %-40s %3d  %s' % (name, len(v), dict(Counter(label(p) for p in v))))
 
 def spindle_neighbours(p, n):
     out = subprocess.run([spindle, '--db', db, 'similar', '--json', '-n', str(n), p], capture_output=True, text=True)
@@ -68,9 +74,29 @@ def score(neighbours_of):
         same_pkg += bool(others) and package(others[0]) == package(p)
     return same_rec, same_pkg
 
-s = score(spindle_neighbours)
-print('spindle similar: transcode nearest is the same recording %d/%d; tracker nearest other recording from the same package %d/%d'
-      % (s[0], len(transcodes), s[1], len(tracker)))
+group_of = lambda p: (truth[source(p)]['origin'], truth[source(p)].get('group'))
+group_sizes = Counter(group_of(p) for p in renders)
+grouped = [p for p in renders if group_of(p)[1] and group_sizes[group_of(p)] >= 2]
+
+def group_score(neighbours_of):
+    """Per origin: (renders whose nearest other track is of their group, renders asked)."""
+    out = {}
+    for p in grouped:
+        right, asked = out.get(group_of(p)[0], (0, 0))
+        out[group_of(p)[0]] = (right + (group_of(neighbours_of(p, 1)[0]) == group_of(p)), asked + 1)
+    return out
+
+def show_groups(tool, counts):
+    right, asked = sum(r for r, _ in counts.values()), sum(n for _, n in counts.values())
+    print('%s: nearest other track from the same group %d/%d (%s)' % (tool, right, asked,
+          ', '.join('%s %d/%d' % (o, r, n) for o, (r, n) in sorted(counts.items()))))
+
+if groups_mode:
+    show_groups('spindle similar', group_score(spindle_neighbours))
+else:
+    s = score(spindle_neighbours)
+    print('spindle similar: transcode nearest is the same recording %d/%d; tracker nearest other recording from the same package %d/%d'
+          % (s[0], len(transcodes), s[1], len(tracker)))
 
 if '--baseline' in sys.argv:
     import numpy as np, librosa
@@ -86,6 +112,9 @@ if '--baseline' in sys.argv:
         d = np.sqrt(((Z - Z[index[p]]) ** 2).sum(1))
         d[index[p]] = np.inf
         return [paths[i] for i in np.argsort(d, kind='stable')[:n]]
+    if groups_mode:
+        show_groups('MFCC mean/std baseline', group_score(base_neighbours))
+        sys.exit(0)
     b = score(base_neighbours)
     print('MFCC mean/std baseline: transcode nearest is the same recording %d/%d; tracker nearest other recording from the same package %d/%d'
           % (b[0], len(transcodes), b[1], len(tracker)))
