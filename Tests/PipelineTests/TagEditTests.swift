@@ -190,6 +190,26 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(Double(try XCTUnwrap(opus["r128_track_gain"]?.first))!, 256 * -13, accuracy: 60, "Q7.8 relative to -23 LUFS")
     }
 
+    /// A tag write proves the audio unchanged, so the next run analyses nothing again (the batch has re-read
+    /// the tags itself); undo likewise. New audio at the same path is still analysed. Before, every file
+    /// written was analysed again (7 of 7 after write-analysis).
+    func testTagWritesKeepTheAnalysisButNewAudioIsAnalysed() throws {
+        let names = try makeFiles()
+        let analyze = ["--db", db, "--library", library, "analyze", "--json"]
+        XCTAssertTrue(try CLI.run(analyze).stdout.contains("\"analysed\": \(names.count)"))
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "write-analysis"]).status, 0)
+        let afterWrite = try CLI.run(analyze).stdout
+        XCTAssertTrue(afterWrite.contains("\"analysed\": 0"), afterWrite)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "undo", "--last"]).status, 0)
+        let afterUndo = try CLI.run(analyze).stdout
+        XCTAssertTrue(afterUndo.contains("\"analysed\": 0"), afterUndo)
+        // Other audio under the same name: analysed again.
+        Thread.sleep(forTimeInterval: 0.02)
+        try Synth.write(Synth.clicks(bpm: 100, seconds: 4), to: library + "/a.flac", format: .flac16)
+        let afterNewAudio = try CLI.run(analyze).stdout
+        XCTAssertTrue(afterNewAudio.contains("\"analysed\": 1"), afterNewAudio)
+    }
+
     func testWriteAnalysisKeyRoundTripsOnEveryFormat() throws {
         // A minor cadence: every encoding is analysed, its key written as INITIALKEY in the format's own frame,
         // read back by mutagen, then undone.

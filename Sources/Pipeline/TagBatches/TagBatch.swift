@@ -150,6 +150,7 @@ public enum TagBatch {
                 try database.writer.write { db in
                     try TagBatchQueries.mark(db, batch: batchId, path: plan.path, status: .applied,
                                              after: (after.size, after.mtimeNs, after.contentKey))
+                    try keepAnalysis(db, fileId: plan.fileId, before: plan.expected, after: after)
                 }
                 report.filesChanged += 1
                 report.keysChanged += plan.changes.count
@@ -199,8 +200,11 @@ public enum TagBatch {
             let written = FileState(size: entries[0].sizeAfter ?? -1, mtimeNs: entries[0].mtimeAfterNs ?? -1,
                                     contentKey: entries[0].contentKeyAfter)
             do {
-                _ = try TagFileWrite.write(edit, to: path, expected: written, root: root)
-                try database.writer.write { db in try TagBatchQueries.mark(db, batch: id, path: path, status: .undone) }
+                let after = try TagFileWrite.write(edit, to: path, expected: written, root: root)
+                try database.writer.write { db in
+                    try TagBatchQueries.mark(db, batch: id, path: path, status: .undone)
+                    try keepAnalysis(db, fileId: entries[0].fileId, before: written, after: after)
+                }
                 report.filesChanged += 1
                 report.keysChanged += entries.count
             } catch let conflict as TagError where conflict.kind == .conflict {
@@ -223,5 +227,13 @@ public enum TagBatch {
             try database.writer.write { db in try TagBatchQueries.setStatus(db, batch: id, .undone) }
         }
         return report
+    }
+
+    /// A tag write replaces a file only by a copy whose decoded audio equals the original's, so the analysis
+    /// of the original holds for the copy: without this every tag write (`tags write-analysis` over a whole
+    /// library included) made the next nightly run decode and analyse every file it touched again.
+    static func keepAnalysis(_ db: Database, fileId: Int64?, before: FileState?, after: FileState) throws {
+        guard let fileId, let old = before?.contentKey, let new = after.contentKey, old != new else { return }
+        try AnalysisQueries.carryOver(db, fileId: fileId, from: old, to: new)
     }
 }
