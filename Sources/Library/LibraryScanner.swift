@@ -64,6 +64,14 @@ public final class LibraryScanner {
             unlinkat(file.directory, file.name, 0)
         })
         report.seen = walked.count
+        // No audio at all under a root the index has files of is a library that is not there (a network share
+        // not mounted, a disk not attached), not one whose every file was deleted: marking them all missing
+        // would empty the genres and take every playlist away until the share came back.
+        let present = known.lazy.filter { $0.status == .present }.count
+        if walked.isEmpty, present > 0 {
+            throw LibraryError.rootUnavailable(path: root.path, reason: "it holds no audio files, but the index has \(present) "
+                + "from earlier scans; if it is a network share or a removable disk, mount it (nothing was marked missing)")
+        }
 
         let now = Date()
         var updates: [FileRecord] = []

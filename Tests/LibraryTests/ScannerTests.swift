@@ -106,6 +106,7 @@ final class ScannerTests: XCTestCase {
 
     func testMissingFileThatReturnsIsPresentAgain() throws {
         try write("x.flac")
+        try write("stays.flac", frequency: 550)
         _ = try scan()
         try FileManager.default.moveItem(atPath: library + "/x.flac", toPath: dir + "/x.flac")
         _ = try scan()
@@ -114,6 +115,25 @@ final class ScannerTests: XCTestCase {
         let report = try scan()
         XCTAssertEqual(report.restored, 1)
         XCTAssertEqual(try statuses()["x.flac"], "present")
+    }
+
+    /// An empty root that held files is an unmounted share, not a library deleted file by file: the scan
+    /// refuses and marks nothing missing. Before, all of them went missing (and with them genres, playlists).
+    func testAnEmptyRootThatHadFilesIsRefusedNotMarkedMissing() throws {
+        try write("Artist/Album/01 One.flac")
+        try write("Artist/Album/02 Two.flac", frequency: 550)
+        XCTAssertEqual(try scan().new, 2)
+        try FileManager.default.moveItem(atPath: library, toPath: dir + "/elsewhere")
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+        XCTAssertThrowsError(try scan()) { error in
+            XCTAssertTrue("\(error)".contains("mount"), "\(error)")
+        }
+        XCTAssertEqual(try statuses().values.sorted(), ["present", "present"])
+        // One file really deleted of two is still a deletion.
+        try FileManager.default.removeItem(atPath: library)
+        try FileManager.default.moveItem(atPath: dir + "/elsewhere", toPath: library)
+        try FileManager.default.removeItem(atPath: library + "/Artist/Album/02 Two.flac")
+        XCTAssertEqual(try scan().missing, 1)
     }
 
     func testSymlinksFifosAndLoopsNeverEscapeOrHang() throws {
