@@ -36,7 +36,7 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "Library", dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift")]),
-        .target(name: "Tagging", dependencies: ["CTagLib", "CXattr"]),
+        .target(name: "Tagging", dependencies: ["CTagLib", "CXattr", "CFFmpeg"]),
         // Genres reads Analysis' value types only (MusicalKey), never its DSP.
         .target(name: "Genres", dependencies: ["Analysis", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "Reports", dependencies: ["Genres"]),

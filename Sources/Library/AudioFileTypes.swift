@@ -5,7 +5,7 @@ public enum AudioFileTypes {
     public static let audioExtensions: Set<String> = [
         "flac", "mp3", "ogg", "oga", "opus", "m4a", "m4b", "mp4", "aac", "alac", "wav", "wave", "aif", "aiff",
         "aifc", "wv", "ape", "wma", "caf", "mka", "au", "snd", "spx", "tta", "mpc", "mpp", "ac3", "eac3", "ec3",
-        "rf64", "w64", "mp2", "webm",
+        "rf64", "w64", "mp2", "webm", "dsf", "dff",
     ]
 
     /// Hidden entries (".DS_Store", "._Track.flac" AppleDouble sidecars, ".Trash") are never indexed.

@@ -149,7 +149,7 @@ public final class LibraryScanner {
         let topLevel = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [])
             .filter { !AudioFileTypes.isHidden($0) }.sorted()
         _ = try database.writer.write { db in
-            try FileQueries.applyScan(db, rootId: rootId, updates: updates, moved: movedIds, inserts: remainingInserts, at: now)
+            _ = try FileQueries.applyScan(db, rootId: rootId, updates: updates, moved: movedIds, inserts: remainingInserts, at: now)
             try FileQueries.describeRoot(db, rootId: rootId, topLevel: Array(topLevel.prefix(10_000)), shard: shard?.description)
         }
         report.new = remainingInserts.count

@@ -1,7 +1,8 @@
 import CTagLib
 import Foundation
 
-/// Reads tags and audio properties through the TagLib wrapper.
+/// Reads tags and audio properties through the TagLib wrapper; for a format TagLib has no reader for, from
+/// FFmpeg's container metadata (`ContainerTagReader`).
 public enum TagReader {
     public static func read(path: String) throws -> TagSnapshot {
         var st = stat()
@@ -12,6 +13,7 @@ public enum TagReader {
         defer { spn_tags_free(&info) }
         let status = spn_tags_read(path, &info)
         guard status == 1 else {
+            if status == 2, let snapshot = ContainerTagReader.read(path: path) { return snapshot }
             let reason = withUnsafeBytes(of: info.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             throw TagError(path: path, reason: reason, kind: status == 2 ? .unsupported : .failed)
         }

@@ -1,4 +1,4 @@
-/// The tags and audio properties TagLib read from one file.
+/// The tags and audio properties read from one file (by TagLib, or from the container by FFmpeg).
 public struct TagSnapshot: Sendable, Equatable, Codable {
     /// TagLib property names (upper case) to their values; multi-valued keys keep every value in order.
     public var properties: [String: [String]]
@@ -8,9 +8,11 @@ public struct TagSnapshot: Sendable, Equatable, Codable {
     public var sampleRate: Int?
     public var channels: Int?
     public var bitDepth: Int?
+    /// False when the tags came from FFmpeg's container metadata (a format TagLib 1.13 cannot write).
+    public var writable: Bool
 
     public init(properties: [String: [String]], codec: String, durationSeconds: Double?, bitrateKbps: Int?,
-                sampleRate: Int?, channels: Int?, bitDepth: Int?) {
+                sampleRate: Int?, channels: Int?, bitDepth: Int?, writable: Bool = true) {
         self.properties = properties
         self.codec = codec
         self.durationSeconds = durationSeconds
@@ -18,6 +20,7 @@ public struct TagSnapshot: Sendable, Equatable, Codable {
         self.sampleRate = sampleRate
         self.channels = channels
         self.bitDepth = bitDepth
+        self.writable = writable
     }
 
     public func first(_ key: String) -> String? {

@@ -92,6 +92,32 @@ final class DecoderTests: XCTestCase {
         try assertDuration(dir + "/c.wv", expected: 9.5, codec: "wavpack")
     }
 
+    /// DSD (DSF and DSDIFF) decodes through FFmpeg to PCM at an eighth of the bit rate, at the level it was
+    /// modulated at: a 1 kHz sine of amplitude 0.25 has an RMS of 0.177.
+    func testDSDFilesDecodeAtTheirLevel() throws {
+        let tone = Synth.dsdSine(frequency: 1000, seconds: 1, amplitude: 0.25)
+        try Synth.writeDSF([tone, tone], to: dir + "/a.dsf")
+        try Synth.writeDFF([tone, tone], to: dir + "/a.dff")
+        for name in ["a.dsf", "a.dff"] {
+            let decoder = try AudioDecoders.open(path: dir + "/" + name)
+            XCTAssertEqual(decoder.format.sampleRate, Synth.dsd64Rate / 8, name)
+            XCTAssertEqual(decoder.format.channels, 2, name)
+            XCTAssertTrue(decoder.format.codec.hasPrefix("dsd"), decoder.format.codec)
+            var buffer = [Float](repeating: 0, count: 4096 * 2)
+            var squares = 0.0, count = 0
+            while true {
+                let n = buffer.withUnsafeMutableBufferPointer { decoder.read(into: $0.baseAddress!, frames: 4096) }
+                if n == 0 { break }
+                // Past the decoder's filter settling (the first 50 ms).
+                for i in 0..<(2 * n) where count + i / 2 > 17_640 { squares += Double(buffer[i] * buffer[i]) }
+                count += n
+            }
+            XCTAssertEqual(Double(count) / Double(Synth.dsd64Rate / 8), 1, accuracy: 0.02, name)
+            let rms = (squares / Double(2 * (count - 17_640))).squareRoot()
+            XCTAssertEqual(rms, 0.25 / 2.0.squareRoot(), accuracy: 0.02, name)
+        }
+    }
+
     func testWrongExtensionStillDecodes() throws {
         try Synth.write(Synth.sine(frequency: 440, seconds: 3, amplitude: 0.5), to: dir + "/really-flac.mp3", format: .flac16)
         try assertDuration(dir + "/really-flac.mp3", expected: 3, codec: "flac")

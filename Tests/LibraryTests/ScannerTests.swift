@@ -46,10 +46,14 @@ final class ScannerTests: XCTestCase {
                      "Artist/Album/._01 One.flac", "Artist/Album/notes.txt"] {
             FileManager.default.createFile(atPath: library + "/" + junk, contents: Data("x".utf8))
         }
+        let tone = Synth.dsdSine(frequency: 440, seconds: 0.1, amplitude: 0.25)
+        try Synth.writeDSF([tone, tone], to: library + "/Artist/Album/03 Three.dsf")
+        try Synth.writeDFF([tone, tone], to: library + "/Artist/Album/04 Four.dff")
         let report = try scan()
-        XCTAssertEqual(report.new, 2)
-        XCTAssertEqual(report.seen, 2)
-        XCTAssertEqual(try statuses(), ["Artist/Album/01 One.flac": "present", "Artist/Album/02 Two.flac": "present"])
+        XCTAssertEqual(report.new, 4)
+        XCTAssertEqual(report.seen, 4)
+        XCTAssertEqual(try statuses(), ["Artist/Album/01 One.flac": "present", "Artist/Album/02 Two.flac": "present",
+                                        "Artist/Album/03 Three.dsf": "present", "Artist/Album/04 Four.dff": "present"])
     }
 
     func testRescanMarksExactlyTheDeletedAndTouchedFiles() throws {

@@ -210,6 +210,26 @@ final class TagEditTests: XCTestCase {
         XCTAssertTrue(afterNewAudio.contains("\"analysed\": 1"), afterNewAudio)
     }
 
+    /// DSF tags are read (through FFmpeg) but TagLib cannot write them: write-analysis over the library leaves
+    /// the file alone with a note and succeeds; naming it in `tags set` is refused (exit 3), the file untouched.
+    func testFilesWhoseTagsCannotBeWrittenAreLeftAloneOrRefused() throws {
+        let tone = Synth.dsdSine(frequency: 440, seconds: 0.5, amplitude: 0.25)
+        try Synth.writeDSF([tone, tone], to: library + "/a.dsf", tags: ["TIT2": "Original"])
+        try Synth.write(Synth.clicks(bpm: 120, seconds: 8), to: library + "/b.flac", format: .flac16)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "analyze"]).status, 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: library + "/a.dsf"))
+        let write = try CLI.run(["--db", db, "--library", library, "tags", "write-analysis"])
+        XCTAssertEqual(write.status, 0, write.stdout + write.stderr)
+        XCTAssertTrue(write.stderr.contains("1 file(s) left alone"), write.stderr)
+        XCTAssertEqual(try Mutagen.dump(library + "/b.flac").tags["bpm"], ["120"])
+        let set = try CLI.run(["--db", db, "--library", library, "tags", "set", "a.dsf", "--set", "TITLE=New"])
+        XCTAssertEqual(set.status, 3)
+        XCTAssertTrue(set.stdout.contains("refused a.dsf"), set.stdout)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: library + "/a.dsf")), before)
+        let shown = try CLI.run(["--db", db, "--library", library, "tags", "show", "a.dsf"])
+        XCTAssertTrue(shown.stdout.contains("TITLE = Original"), shown.stdout)
+    }
+
     func testWriteAnalysisKeyRoundTripsOnEveryFormat() throws {
         // A minor cadence: every encoding is analysed, its key written as INITIALKEY in the format's own frame,
         // read back by mutagen, then undone.

@@ -54,7 +54,7 @@ final class TagWriteSafetyTests: LibraryTestCase {
         let root = try LibraryRoot(path: library)
         _ = try LibraryScanner(database: database, root: root).scan()
         let resolver = try PathResolver(database: database, root: root)
-        let (plans, refusals) = try TagBatch.plan([(input: "A/x.flac", edit: TagEdit(set: ["TITLE": ["Pwned"]]))],
+        let (plans, refusals, _) = try TagBatch.plan([(input: "A/x.flac", edit: TagEdit(set: ["TITLE": ["Pwned"]]))],
                                                   resolver: resolver, database: database, allowCustom: false)
         XCTAssertEqual(plans.count, 1)
         XCTAssertTrue(refusals.isEmpty)
@@ -71,6 +71,8 @@ final class TagWriteSafetyTests: LibraryTestCase {
     // 2. Undo of a batch whose folder was moved outside the root and symlinked back.
     func testUndoDoesNotFollowAFolderMovedOutsideAndLinkedBack() throws {
         try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/A/x.flac", format: .flac16)
+        // Another file stays, so the root is not taken for an unmounted share once A has left.
+        try Synth.write(Synth.sine(frequency: 550, seconds: 1), to: library + "/y.flac", format: .flac16)
         XCTAssertEqual(try spindle(["tags", "set", "A/x.flac", "--set", "TITLE=New"]).status, 0)
         let outside = dir + "/elsewhere"
         try FileManager.default.moveItem(atPath: library + "/A", toPath: outside)
@@ -110,7 +112,7 @@ final class TagWriteSafetyTests: LibraryTestCase {
         let root = try LibraryRoot(path: library)
         _ = try LibraryScanner(database: database, root: root).scan()
         let resolver = try PathResolver(database: database, root: root)
-        let (plans, _) = try TagBatch.plan([(input: "A/x.flac", edit: TagEdit(set: ["TITLE": ["Batch"]]))],
+        let (plans, _, _) = try TagBatch.plan([(input: "A/x.flac", edit: TagEdit(set: ["TITLE": ["Batch"]]))],
                                            resolver: resolver, database: database, allowCustom: false)
         // Another program edits the file (new tags, same name) after the plan.
         Thread.sleep(forTimeInterval: 0.02)

@@ -54,6 +54,52 @@ final class TagReaderTests: XCTestCase {
         XCTAssertEqual(t.replayGainTrackGain, "-6.50 dB")
     }
 
+    /// TagLib 1.13 has no DSF reader: the ID3v2 chunk at the end of the file is read through FFmpeg and its
+    /// frames come out under TagLib's property names. Before, a DSF file had no tags at all (and was not
+    /// even indexed).
+    func testDSFTagsComeFromItsID3ChunkUnderTagLibNames() throws {
+        let tone = Synth.dsdSine(frequency: 1000, seconds: 0.5, amplitude: 0.25)
+        let path = dir + "/a.dsf"
+        try Synth.writeDSF([tone, tone], to: path, tags: [
+            "TIT2": "Hunter", "TPE1": "Björk", "TPE2": "Björk", "TALB": "Homogenic", "TRCK": "1/10", "TPOS": "1",
+            "TCON": "Electronic", "TDRC": "1997", "TBPM": "120", "TKEY": "Am",
+            "TXXX:REPLAYGAIN_TRACK_GAIN": "-5.41 dB",
+        ])
+        let snapshot = try TagReader.read(path: path)
+        XCTAssertTrue(snapshot.codec.hasPrefix("dsd"), snapshot.codec)
+        XCTAssertEqual(snapshot.channels, 2)
+        XCTAssertEqual(try XCTUnwrap(snapshot.durationSeconds), 0.5, accuracy: 0.02, "within one 4096-byte block")
+        XCTAssertEqual(snapshot.first("INITIALKEY"), "Am")
+        let t = TrackTags(snapshot)
+        XCTAssertEqual(t.title, "Hunter")
+        XCTAssertEqual(t.artist, "Björk")
+        XCTAssertEqual(t.albumArtist, "Björk")
+        XCTAssertEqual(t.album, "Homogenic")
+        XCTAssertEqual(t.trackNumber, 1)
+        XCTAssertEqual(t.trackTotal, 10)
+        XCTAssertEqual(t.discNumber, 1)
+        XCTAssertEqual(t.genres, ["Electronic"])
+        XCTAssertEqual(t.year, 1997)
+        XCTAssertEqual(t.bpm, 120)
+        XCTAssertEqual(t.replayGainTrackGain, "-5.41 dB")
+    }
+
+    /// Matroska audio: TagLib 1.13 has no reader either; FFmpeg's tags under TagLib's names.
+    func testMatroskaTagsComeThroughFFmpeg() throws {
+        let path = try tagged("a.mka", codec: ["-c:a", "libopus"], tags: [
+            "title": "Glósóli", "artist": "Sigur Rós", "album_artist": "Sigur Rós", "album": "Takk", "track": "2",
+            "genre": "Post-rock", "date": "2005",
+        ])
+        let t = TrackTags(try TagReader.read(path: path))
+        XCTAssertEqual(t.title, "Glósóli")
+        XCTAssertEqual(t.artist, "Sigur Rós")
+        XCTAssertEqual(t.albumArtist, "Sigur Rós")
+        XCTAssertEqual(t.album, "Takk")
+        XCTAssertEqual(t.trackNumber, 2)
+        XCTAssertEqual(t.genres, ["Post-rock"])
+        XCTAssertEqual(t.year, 2005)
+    }
+
     func testMP3AndM4ACodecsAndFields() throws {
         let mp3 = try tagged("a.mp3", codec: ["-c:a", "libmp3lame", "-q:a", "4"],
                              tags: ["title": "Песня", "artist": "Кино", "genre": "Rock", "date": "1988", "track": "7"])

@@ -48,10 +48,14 @@ public enum TagBatch {
     public struct Refusal: Sendable { public var input: String; public var reason: String }
 
     /// Resolves the inputs, refuses what is outside the root or unknown, reads current tags and keeps only
-    /// real changes. Several edits of one file are combined in order.
+    /// real changes. Several edits of one file are combined in order. A file whose format TagLib cannot write
+    /// (tags read through FFmpeg: DSF, DSDIFF, Matroska) is refused, or with `skipUnwritable` (a batch over
+    /// the whole library, not over files the user named) left out and listed in `unwritable`.
     static func plan(_ edits: [(input: String, edit: TagEdit)], resolver: PathResolver, database: SpindleDatabase,
-                     allowCustom: Bool, reads: TagReads = .inProcess) throws -> (plans: [FilePlan], refusals: [Refusal]) {
+                     allowCustom: Bool, reads: TagReads = .inProcess,
+                     skipUnwritable: Bool = false) throws -> (plans: [FilePlan], refusals: [Refusal], unwritable: [String]) {
         var refusals: [Refusal] = []
+        var unwritable: [String] = []
         var combined: [String: TagEdit] = [:]
         var order: [String] = []
         for (input, edit) in edits {
@@ -91,6 +95,15 @@ public enum TagBatch {
                 refusals.append(Refusal(input: path, reason: "cannot read its tags: \(error.reason)"))
                 continue
             }
+            guard current.writable else {
+                if skipUnwritable {
+                    unwritable.append(path)
+                } else {
+                    refusals.append(Refusal(input: path, reason: "its format's tags can be read but not written "
+                                            + "(TagLib 1.13 has no writer for \(current.codec.isEmpty ? "it" : current.codec))"))
+                }
+                continue
+            }
             var changes: [KeyChange] = []
             for key in edit.set.keys.sorted() where current.properties[key] != edit.set[key] {
                 changes.append(KeyChange(key: key, old: current.properties[key], new: edit.set[key]))
@@ -102,7 +115,7 @@ public enum TagBatch {
             let fileId = try database.writer.read { db in try FileQueries.fileId(db, rootPath: resolver.root.path, path: path) }
             plans.append(FilePlan(path: path, fileId: fileId, changes: changes, expected: state))
         }
-        return (plans, refusals)
+        return (plans, refusals, unwritable)
     }
 
     /// The plan as a diff: file, key, old → new.

@@ -15,10 +15,13 @@ extension LibraryJobs {
         }
         var notes: [String] = []
         let edits: [(String, TagEdit)]
+        // Fixers and analysis tags without paths sweep the library: a file they cannot tag is passed over.
+        var wholeLibrary = false
         switch request.source {
         case .edits(let e): edits = e
         case .file(let path): edits = try TagEditSources.file(path)
         case .fixers(let fixers, let paths):
+            wholeLibrary = paths?.isEmpty ?? true
             let targets = try targetPaths(paths, resolver: resolver, database: database, root: root)
             var files: [(path: String, tags: TagSnapshot)] = []
             for (p, read) in zip(targets, try reads.read(targets.map { root.absolute($0) })) {
@@ -27,13 +30,19 @@ extension LibraryJobs {
             let taxonomy = fixers.contains(.genreAliases) ? try DataFiles.taxonomy() : nil
             edits = TagFixer.edits(fixers, files: files, taxonomy: taxonomy)
         case .analysis(let fields, let paths):
+            wholeLibrary = paths?.isEmpty ?? true
             let targets = try paths.map { try targetPaths($0, resolver: resolver, database: database, root: root) }
             (edits, notes) = try AnalysisTags.edits(paths: targets, fields: fields, database: database, rootPath: root.path)
         case .undo: edits = []
         }
+        let (plans, refusals, unwritable) = try TagBatch.plan(edits.map { (input: $0.0, edit: $0.1) }, resolver: resolver,
+                                                              database: database, allowCustom: request.allowCustom,
+                                                              reads: reads, skipUnwritable: wholeLibrary)
+        if !unwritable.isEmpty {
+            notes.append("\(unwritable.count) file(s) left alone: their tags can be read but TagLib cannot write their "
+                         + "format (e.g. \(unwritable[0]))")
+        }
         for n in notes { logLine(n) }
-        let (plans, refusals) = try TagBatch.plan(edits.map { (input: $0.0, edit: $0.1) }, resolver: resolver,
-                                                  database: database, allowCustom: request.allowCustom, reads: reads)
         var report: TagBatch.Report
         if request.dryRun {
             report = TagBatch.Report()
