@@ -12,7 +12,7 @@ enum ContainerTagReader {
         "ALBUM_ARTIST": "ALBUMARTIST", "ALBUM-ARTIST": "ALBUMARTIST", "TRACK": "TRACKNUMBER", "DISC": "DISCNUMBER",
         "TBPM": "BPM", "TKEY": "INITIALKEY", "TSRC": "ISRC", "ENCODED_BY": "ENCODEDBY",
         "ALBUM-SORT": "ALBUMSORT", "ARTIST-SORT": "ARTISTSORT", "TITLE-SORT": "TITLESORT",
-        "TDOR": "ORIGINALDATE", "TORY": "ORIGINALDATE", "TIT1": "GROUPING", "GROUPING": "GROUPING",
+        "TDOR": "ORIGINALDATE", "TORY": "ORIGINALDATE", "TIT1": "GROUPING",
     ]
 
     /// Nil when FFmpeg cannot open the file or finds no audio stream in it.
