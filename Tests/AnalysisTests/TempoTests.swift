@@ -178,6 +178,21 @@ final class TempoTests: XCTestCase {
         XCTAssertNil(tempo(chord).bpm)
     }
 
+    /// Mains hum (50 Hz and its harmonics over faint hiss) beats against the onset frames at 36 Hz; its
+    /// envelope alternates frame to frame, and an alias of that lined up with a tempo lag: 166.4 BPM at
+    /// confidence 0.88. Loud enough to pass the onset-strength gate, it is caught by the alternation.
+    func testMainsHumHasNoTempo() {
+        for (fundamental, rate) in [(50.0, 44100), (60.0, 48000)] {
+            let harmonics = [(1.0, 0.12), (2.0, 0.06), (3.0, 0.04)].map { multiple, amplitude in
+                Synth.sine(frequency: fundamental * multiple, seconds: 20, sampleRate: rate, amplitude: amplitude)
+            }
+            let hiss = Synth.noise(seconds: 20, rmsDBFS: -66, sampleRate: rate)
+            let hum = (0..<hiss.count).map { i -> Float in harmonics[0][i] + harmonics[1][i] + harmonics[2][i] + hiss[i] }
+            let r = tempo(hum, rate: rate)
+            XCTAssertNil(r.bpm, "\(fundamental) Hz hum read as \(r.bpm ?? 0) BPM, confidence \(r.confidence)")
+        }
+    }
+
     /// The steady-tone gate is for tracks at ordinary levels: music that is merely quiet keeps its tempo.
     func testQuietMusicKeepsItsTempo() throws {
         let chords = Self.chords(bpm: 96, seconds: 40)
