@@ -154,6 +154,22 @@ final class RuntimeTests: XCTestCase {
         XCTAssertEqual(run["files_failed"] as? Int, 1)
     }
 
+    /// A run that stopped says why in `status`: an unmounted share (the library folder emptied) is refused
+    /// with exit 2, nothing marked missing, and the reason is there the next morning.
+    func testAFailedRunSaysWhyInStatus() throws {
+        try addTracks(["a.flac", "b.flac"])
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "analyze", "--jobs", "1"]).status, 0)
+        try FileManager.default.moveItem(atPath: library, toPath: dir + "/unmounted")
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "analyze"]).status, 2)
+        let run = try XCTUnwrap((status()["runs"] as? [[String: Any]])?.first)
+        XCTAssertEqual(run["status"] as? String, "failed")
+        XCTAssertTrue((run["error"] as? String ?? "").contains("mount"), "\(run)")
+        XCTAssertEqual(try status()["files_missing"] as? Int, 0)
+        let text = try CLI.run(["--db", db, "status"]).stdout
+        XCTAssertTrue(text.contains("holds no audio files"), text)
+    }
+
     func testUnchangedNightlyDoesNoAnalysisAndReanalyzeRedoesAll() throws {
         try addTracks((1...6).map { "n\($0).flac" }, seconds: 8)
         let pipelines = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

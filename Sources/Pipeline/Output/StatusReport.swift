@@ -43,6 +43,8 @@ public struct StatusReport: Sendable {
                     ("finished_at", .from(run.finishedAt.map { iso.string(from: $0) })),
                     ("files_total", .from(run.filesTotal)), ("files_done", .from(run.filesDone)),
                     ("files_failed", .from(run.filesFailed)), ("files_skipped", .from(run.filesSkipped)),
+                    // Why a run failed (null otherwise): a nightly run that stopped says so here.
+                    ("error", .from(run.status == .failed ? run.summary : nil)),
                 ])
             })),
             ("partial", .array(s.partial.map {
@@ -76,6 +78,7 @@ public struct StatusReport: Sendable {
             for run in s.runs.prefix(5) {
                 lines.append("  #\(run.id ?? 0) \(run.kind) \(run.status.rawValue) \(formatter.string(from: run.startedAt)): "
                     + "\(run.filesDone)/\(run.filesTotal) done, \(run.filesFailed) failed")
+                if run.status == .failed, let why = run.summary { lines.append(TerminalText.safe("      \(why)")) }
             }
         }
         return lines.joined(separator: "\n")
