@@ -51,7 +51,9 @@ public final class LibraryScanner {
         for record in known { byPath[record.path] = record }
 
         var walked: [WalkedFile] = []
+        var anyAudio = false
         LibraryWalker(root: root.path).walk(file: { file in
+            anyAudio = true
             if let shard, !shard.contains(file.relativePath) { return }
             walked.append(file)
             if walked.count % 1000 == 0 { progress?(walked.count) }
@@ -66,9 +68,10 @@ public final class LibraryScanner {
         report.seen = walked.count
         // No audio at all under a root the index has files of is a library that is not there (a network share
         // not mounted, a disk not attached), not one whose every file was deleted: marking them all missing
-        // would empty the genres and take every playlist away until the share came back.
+        // would empty the genres and take every playlist away until the share came back. (Any audio counts,
+        // another shard's too: a shard whose last file was deleted is still a mounted library.)
         let present = known.lazy.filter { $0.status == .present }.count
-        if walked.isEmpty, present > 0 {
+        if !anyAudio, present > 0 {
             throw LibraryError.rootUnavailable(path: root.path, reason: "it holds no audio files, but the index has \(present) "
                 + "from earlier scans; if it is a network share or a removable disk, mount it (nothing was marked missing)")
         }

@@ -140,6 +140,20 @@ final class ScannerTests: XCTestCase {
         XCTAssertEqual(try scan().missing, 1)
     }
 
+    /// A shard whose last file is deleted while the root holds other shards' files: a deletion, not a share
+    /// gone missing.
+    func testAShardEmptiedInAMountedLibraryMarksItsFilesMissing() throws {
+        let shard = try Shard(index: 1, count: 2)
+        let names = (1...8).map { "s\($0).flac" }
+        let mine = names.filter { shard.contains($0) }, theirs = names.filter { !shard.contains($0) }
+        XCTAssertFalse(mine.isEmpty || theirs.isEmpty, "the fixture needs files on both shards")
+        for (i, name) in names.enumerated() { try write(name, frequency: 300 + Double(i) * 40) }
+        let scanner = LibraryScanner(database: database, root: try LibraryRoot(path: library), shard: shard)
+        XCTAssertEqual(try scanner.scan().new, mine.count)
+        for name in mine { try FileManager.default.removeItem(atPath: library + "/" + name) }
+        XCTAssertEqual(try scanner.scan().missing, mine.count)
+    }
+
     func testSymlinksFifosAndLoopsNeverEscapeOrHang() throws {
         try write("real.flac")
         let outside = dir + "/outside.flac"
