@@ -15,6 +15,12 @@ enum ContainerTagReader {
         "TDOR": "ORIGINALDATE", "TORY": "ORIGINALDATE", "TIT1": "GROUPING",
     ]
 
+    /// Matroska's per-track statistics (written by muxers, not by anyone tagging music).
+    static let statistics: Set<String> = [
+        "DURATION", "NUMBER_OF_FRAMES", "NUMBER_OF_BYTES", "BPS", "_STATISTICS_WRITING_APP",
+        "_STATISTICS_WRITING_DATE_UTC", "_STATISTICS_TAGS",
+    ]
+
     /// Nil when FFmpeg cannot open the file or finds no audio stream in it.
     static func read(path: String) -> TagSnapshot? {
         av_log_set_level(AV_LOG_QUIET)
@@ -35,7 +41,7 @@ enum ContainerTagReader {
                 entry = e
                 let key = String(cString: e.pointee.key).uppercased()
                 let value = String(cString: e.pointee.value)
-                guard !key.isEmpty, !value.isEmpty else { continue }
+                guard !key.isEmpty, !value.isEmpty, !statistics.contains(key) else { continue }
                 fromThis[propertyNames[key] ?? key, default: []].append(value)
             }
             for (key, values) in fromThis where properties[key] == nil { properties[key] = values }
