@@ -37,6 +37,37 @@ final class SilenceTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(r.leadSilenceEnd), 2, accuracy: 0.01)
     }
 
+    /// At DSD's decoded rates only the audible band counts: a DSD file decoded at 352.8 kHz keeps its
+    /// modulator's hiss above 20 kHz through silence (here a 60 kHz tone at −40 dBFS). Before, the fade-out
+    /// never ended and trailing silence started at the end of the file. Music stays sample-exact.
+    func testUltrasonicHissIsSilence() throws {
+        let rate = 352_800
+        let hiss = Synth.sine(frequency: 60000, seconds: 4, sampleRate: rate, amplitude: 0.01)
+        var s = Synth.concat(Synth.silence(seconds: 1, sampleRate: rate),
+                             Synth.sine(frequency: 440, seconds: 2, sampleRate: rate, amplitude: 0.3),
+                             Synth.silence(seconds: 1, sampleRate: rate))
+        for i in s.indices { s[i] += hiss[i] }
+        let r = silence(s, rate: rate)
+        XCTAssertEqual(try XCTUnwrap(r.leadSilenceEnd), 1, accuracy: 0.001)
+        XCTAssertEqual(try XCTUnwrap(r.trailSilenceStart), 3, accuracy: 0.001)
+        // Three channels: a pair and a lone one (the filter runs channels two at a time).
+        var three = [Float](repeating: 0, count: s.count / 2 * 3)
+        for i in 0..<(s.count / 2) {
+            three[3 * i] = s[2 * i]
+            three[3 * i + 1] = s[2 * i + 1]
+            three[3 * i + 2] = s[2 * i]
+        }
+        let r3 = silence(three, rate: rate, channels: 3)
+        XCTAssertEqual(try XCTUnwrap(r3.leadSilenceEnd), 1, accuracy: 0.001)
+        XCTAssertEqual(try XCTUnwrap(r3.trailSilenceStart), 3, accuracy: 0.001)
+        let music = Synth.concat(Synth.silence(seconds: 0.5, sampleRate: 192_000),
+                                 Synth.sine(frequency: 440, seconds: 1, sampleRate: 192_000, amplitude: 0.3),
+                                 Synth.silence(seconds: 0.5, sampleRate: 192_000))
+        let hd = silence(music, rate: 192_000)
+        XCTAssertEqual(try XCTUnwrap(hd.leadSilenceEnd), 0.5, accuracy: 0.0001)
+        XCTAssertEqual(try XCTUnwrap(hd.trailSilenceStart), 1.5, accuracy: 0.0001)
+    }
+
     func testAllSilentStreamSaysSo() {
         let r = silence(Synth.noise(seconds: 3, rmsDBFS: -80))
         XCTAssertTrue(r.isSilent)

@@ -13,6 +13,9 @@ public struct SilenceResult: Sendable, Equatable, Codable {
 /// single samples poke above it; the boundary is then placed at the first (or after the last) sample above
 /// the threshold in the first (last) loud window or the window next to it: sample resolution.
 /// Per window only a sum of squares and a peak are computed; samples are searched only around boundaries.
+/// At 176.4 kHz and above (DSD decodes at 352.8 kHz) the windows read the audible band only (`AudibleBand`):
+/// a DSD file's ultrasonic hiss had made its fade-out sound forever. Below, ultrasonic hiss that loud is
+/// rare and the filter would cost more than the rest of the detector.
 public final class SilenceDetector: Analyzer {
     private let channels: Int
     private let sampleRate: Int
@@ -28,6 +31,8 @@ public final class SilenceDetector: Analyzer {
     private var trailStart: Int64?
     private var afterLoud = false            // the previous window was loud
     private var squares: [Float]
+    private var audible: AudibleBand?
+    private var filtered: [Float] = []
 
     public init(format: StreamFormat, thresholdDB: Double) {
         channels = format.channels
@@ -36,13 +41,23 @@ public final class SilenceDetector: Analyzer {
         thresholdSquare = Float(pow(10, thresholdDB / 10))
         windowLength = max(1, format.sampleRate / 200)
         squares = [Float](repeating: 0, count: format.channels)
+        if format.sampleRate >= 176_400 { audible = AudibleBand(sampleRate: format.sampleRate, channels: format.channels) }
     }
 
     public func consume(_ block: AudioBlock) {
-        let p = block.interleaved
+        guard audible != nil else { return consumeAudible(block.interleaved, frames: block.frames) }
+        let count = block.frames * channels
+        if filtered.count < count { filtered = [Float](repeating: 0, count: count) }
+        filtered.withUnsafeMutableBufferPointer { out in
+            audible!.process(block.interleaved.baseAddress!, out.baseAddress!, count: count)
+        }
+        filtered.withUnsafeBufferPointer { consumeAudible(UnsafeBufferPointer(rebasing: $0[0..<count]), frames: block.frames) }
+    }
+
+    private func consumeAudible(_ p: UnsafeBufferPointer<Float>, frames: Int) {
         let stride = windowLength * channels
         var offset = 0
-        let total = block.frames * channels
+        let total = frames * channels
         if !carry.isEmpty {
             let need = min(stride - carry.count, total)
             carry.append(contentsOf: p[0..<need])
@@ -119,7 +134,7 @@ public final class SilenceDetector: Analyzer {
 
 extension SilenceDetector {
     public static let entry = AnalyzerEntry(
-        name: "silence", version: 1, needsMono: false,
+        name: "silence", version: 2, needsMono: false,
         outputs: ["lead_silence_end_s", "trail_silence_start_s", "is_silent"],
         make: { format, options in SilenceDetector(format: format, thresholdDB: options.silenceThresholdDB) },
         values: { r in
