@@ -71,17 +71,19 @@ final class TagReaderTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(snapshot.durationSeconds), 0.5, accuracy: 0.02, "within one 4096-byte block")
         XCTAssertEqual(snapshot.first("INITIALKEY"), "Am")
         let t = TrackTags(snapshot)
-        XCTAssertEqual(t.title, "Hunter")
-        XCTAssertEqual(t.artist, "Björk")
-        XCTAssertEqual(t.albumArtist, "Björk")
-        XCTAssertEqual(t.album, "Homogenic")
-        XCTAssertEqual(t.trackNumber, 1)
+        XCTAssertEqual(Self.core(t), ["title": "Hunter", "artist": "Björk", "album artist": "Björk", "album": "Homogenic",
+                                      "track": "1", "genres": "Electronic", "year": "1997"])
         XCTAssertEqual(t.trackTotal, 10)
         XCTAssertEqual(t.discNumber, 1)
-        XCTAssertEqual(t.genres, ["Electronic"])
-        XCTAssertEqual(t.year, 1997)
         XCTAssertEqual(t.bpm, 120)
         XCTAssertEqual(t.replayGainTrackGain, "-5.41 dB")
+    }
+
+    /// The fields every container test checks, as one comparable value.
+    static func core(_ t: TrackTags) -> [String: String] {
+        ["title": t.title ?? "", "artist": t.artist ?? "", "album artist": t.albumArtist ?? "", "album": t.album ?? "",
+         "track": t.trackNumber.map(String.init) ?? "", "genres": t.genres.joined(separator: ";"),
+         "year": t.year.map(String.init) ?? ""]
     }
 
     /// Matroska audio: TagLib 1.13 has no reader either; FFmpeg's tags under TagLib's names.
@@ -92,14 +94,8 @@ final class TagReaderTests: XCTestCase {
         ])
         let snapshot = try TagReader.read(path: path)
         XCTAssertNil(snapshot.properties["DURATION"], "the muxer's statistics are no tags")
-        let t = TrackTags(snapshot)
-        XCTAssertEqual(t.title, "Glósóli")
-        XCTAssertEqual(t.artist, "Sigur Rós")
-        XCTAssertEqual(t.albumArtist, "Sigur Rós")
-        XCTAssertEqual(t.album, "Takk")
-        XCTAssertEqual(t.trackNumber, 2)
-        XCTAssertEqual(t.genres, ["Post-rock"])
-        XCTAssertEqual(t.year, 2005)
+        XCTAssertEqual(Self.core(TrackTags(snapshot)), ["title": "Glósóli", "artist": "Sigur Rós", "album artist": "Sigur Rós",
+                                                         "album": "Takk", "track": "2", "genres": "Post-rock", "year": "2005"])
     }
 
     func testMP3AndM4ACodecsAndFields() throws {
