@@ -105,10 +105,10 @@ public final class TempoEstimator: Analyzer {
     /// Lag-1 autocorrelation of the envelope (over its lag 0) below which the envelope alternates frame to
     /// frame and there is no tempo. Onsets rise over several of the overlapping frames, so music keeps it
     /// above −0.11 (the lowest of 392 renders and recordings of the development set and the tempo corpus
-    /// measured; most lie at 0.3–0.6; none of their 415 files falls under the threshold); a steady sound whose partials beat against the frame rate swings the
-    /// envelope at up to half that rate: mains hum −0.58, a drone organ −0.41, a triad −0.74. Level does not
-    /// enter, so this holds where the onset-strength gate cannot (hum loud enough to pass it had read as
-    /// 166 BPM at confidence 0.88).
+    /// measured; most lie at 0.3–0.6; none of their 415 files falls under the threshold); a steady sound
+    /// whose partials beat against the frame rate swings the envelope at up to half that rate: mains hum
+    /// −0.58, a drone organ −0.41, a triad −0.74. Level does not enter, so this holds where the
+    /// onset-strength gate cannot (hum loud enough to pass it had read as 166 BPM at confidence 0.88).
     static let alternatingEnvelope = -0.3
 
     public func consume(_ block: AudioBlock) {

@@ -63,15 +63,18 @@ public struct MixPlanner: Sendable {
         // The seed's typical neighbour distance, from the plain nearest list (copies pull it down only when
         // they are half of it, and then their titles still tell them).
         let typical = first.isEmpty ? 0 : first[first.count / 2].distance
+        var pool: [Neighbour] = []
         var searched = size
         var near = first
+        var checked = 0
         while true {
-            var pool: [Neighbour] = []
-            for candidate in near where !isRepeat(seed, candidate.row, typical: typical)
+            // A wider list starts with the narrower one (ties go to the earlier row), so only its new part is checked.
+            for candidate in near[checked...] where !isRepeat(seed, candidate.row, typical: typical)
                 && !pool.contains(where: { isRepeat($0.row, candidate.row, typical: typical) }) {
                 pool.append(candidate)
                 if pool.count == size { return pool }
             }
+            checked = near.count
             guard near.count == searched, searched < min(space.count - 1, 32 * size) else { return pool }
             searched = min(2 * searched, space.count - 1, 32 * size)
             near = space.nearest(to: seed, count: searched)

@@ -111,12 +111,10 @@ public enum AnalysisQueries {
 
     /// A file whose tags were rewritten with its audio proven unchanged (decoded digests equal) keeps its
     /// analysis: the results of content `from` become those of content `to`. A result of other content
-    /// (already stale) is left stale. Returns whether a row was carried over.
-    @discardableResult
-    public static func carryOver(_ db: Database, fileId: Int64, from old: String, to new: String) throws -> Bool {
+    /// (already stale) is left stale.
+    public static func carryOver(_ db: Database, fileId: Int64, from old: String, to new: String) throws {
         try db.execute(sql: "UPDATE analysis SET content_key = ? WHERE file_id = ? AND content_key = ?",
                        arguments: [new, fileId, old])
-        return db.changesCount > 0
     }
 
     /// Stores a result. Results of analyzers that did not run are kept when they describe the same content
