@@ -12,13 +12,17 @@ public struct ScanReport: Sendable {
     public var missing = 0
     public var restored = 0
     public var unchanged = 0
+    /// Changed or moved files whose audio is as it was (their tags were edited): they keep their analysis.
+    public var retagged = 0
     public var skipped: [SkippedEntry] = []
     public var seconds = 0.0
 }
 
 /// Brings the file index of one root up to date. An unchanged file costs the one `lstat` of the walk;
-/// only new or changed files are read (for their content key), which is also how a moved file is
-/// recognised: a vanished row and a new path with the same key keep the row, and with it the analysis.
+/// only new or changed files are read (for their content and audio keys), which is also how a moved file is
+/// recognised: a vanished row and a new path with the same key keep the row, and with it the analysis. A
+/// changed file whose audio key is the one it had (another tagger rewrote its tags), also moved or not, keeps
+/// its analysis too: only its tags are read again.
 public final class LibraryScanner {
     let database: SpindleDatabase
     public let root: LibraryRoot
@@ -36,6 +40,10 @@ public final class LibraryScanner {
         self.runStarted = runStarted
         self.shard = shard
     }
+
+    /// Files indexed before audio keys existed get theirs over the following scans, this many a scan at most
+    /// (two 64 KiB reads each, a few bytes for FLAC), so the first scan after an upgrade stays short.
+    static let audioKeyBackfill = 2000
 
     public func rootId() throws -> Int64 {
         try database.writer.write { db in try FileQueries.ensureRoot(db, path: root.path) }
@@ -80,24 +88,40 @@ public final class LibraryScanner {
         var updates: [FileRecord] = []
         var inserts: [FileRecord] = []
         var seenPaths = Set<String>()
+        // (file, content key its analysis was made for, content key now): retagged files keep their analysis.
+        var carried: [(fileId: Int64, from: String, to: String)] = []
+        var backfill = Self.audioKeyBackfill
         for file in walked {
             seenPaths.insert(file.relativePath)
+            let absolute = root.absolute(file.relativePath)
             if var record = byPath[file.relativePath] {
                 if record.size == file.size && record.mtimeNs == file.mtimeNs {
+                    var update = false
                     if record.status == .missing {
                         record.status = .present
                         record.missingSince = nil
-                        updates.append(record)
+                        update = true
                         report.restored += 1
                     } else {
                         report.unchanged += 1
                     }
+                    if record.audioKey == nil, backfill > 0, AudioKey.applies(to: file.relativePath) {
+                        backfill -= 1
+                        record.audioKey = AudioKey.compute(path: absolute, size: file.size)
+                        update = update || record.audioKey != nil
+                    }
+                    if update { updates.append(record) }
                     continue
                 }
-                let key = ContentKey.compute(path: root.absolute(file.relativePath), size: file.size)
+                let key = ContentKey.compute(path: absolute, size: file.size)
+                let audioKey = AudioKey.compute(path: absolute, size: file.size)
                 if key != record.contentKey {
                     record.changedAt = now
                     report.changed += 1
+                    if let id = record.id, let old = record.contentKey, let key, let audioKey, audioKey == record.audioKey {
+                        carried.append((id, old, key))
+                        report.retagged += 1
+                    }
                 } else {
                     report.unchanged += 1
                 }
@@ -105,39 +129,67 @@ public final class LibraryScanner {
                 record.mtimeNs = file.mtimeNs
                 record.inode = file.inode
                 record.contentKey = key
+                record.audioKey = audioKey
                 record.status = .present
                 record.missingSince = nil
                 updates.append(record)
             } else {
-                let key = ContentKey.compute(path: root.absolute(file.relativePath), size: file.size)
                 inserts.append(FileRecord(rootId: rootId, path: file.relativePath, size: file.size,
-                                          mtimeNs: file.mtimeNs, inode: file.inode, contentKey: key,
-                                          firstSeenAt: now, changedAt: now))
+                                          mtimeNs: file.mtimeNs, inode: file.inode,
+                                          contentKey: ContentKey.compute(path: absolute, size: file.size),
+                                          firstSeenAt: now, changedAt: now,
+                                          audioKey: AudioKey.compute(path: absolute, size: file.size)))
             }
         }
-        // Rows not seen: moved when a new path carries the same content, otherwise missing.
+        // Rows not seen: moved when a new path carries the same content, or else the same audio (moved and
+        // retagged, as beets does), otherwise missing.
         var vanishedByKey: [String: [FileRecord]] = [:]
+        var vanishedByAudio: [String: [FileRecord]] = [:]
         var vanished: [FileRecord] = []
         for record in known where !seenPaths.contains(record.path) {
             if let key = record.contentKey { vanishedByKey[key, default: []].append(record) }
+            if let key = record.audioKey { vanishedByAudio[key, default: []].append(record) }
             vanished.append(record)
         }
         var movedIds = Set<Int64>()
-        var remainingInserts: [FileRecord] = []
+        func take(_ key: String?, from index: inout [String: [FileRecord]]) -> FileRecord? {
+            guard let key, var candidates = index[key] else { return nil }
+            candidates.removeAll { movedIds.contains($0.id!) }
+            guard !candidates.isEmpty else { return nil }
+            let record = candidates.removeFirst()
+            index[key] = candidates
+            return record
+        }
+        func move(_ old: FileRecord, to insert: FileRecord, changed: Bool) {
+            var record = old
+            if changed { record.changedAt = now }
+            record.path = insert.path
+            record.name = insert.name
+            record.size = insert.size
+            record.mtimeNs = insert.mtimeNs
+            record.inode = insert.inode
+            record.contentKey = insert.contentKey
+            record.audioKey = insert.audioKey ?? old.audioKey
+            record.status = .present
+            record.missingSince = nil
+            updates.append(record)
+            movedIds.insert(record.id!)
+            report.moved += 1
+        }
+        var unmatched: [FileRecord] = []
         for insert in inserts {
-            if let key = insert.contentKey, var candidates = vanishedByKey[key], !candidates.isEmpty {
-                var record = candidates.removeFirst()
-                vanishedByKey[key] = candidates
-                record.path = insert.path
-                record.name = insert.name
-                record.size = insert.size
-                record.mtimeNs = insert.mtimeNs
-                record.inode = insert.inode
-                record.status = .present
-                record.missingSince = nil
-                updates.append(record)
-                movedIds.insert(record.id!)
-                report.moved += 1
+            if let record = take(insert.contentKey, from: &vanishedByKey) {
+                move(record, to: insert, changed: false)
+            } else {
+                unmatched.append(insert)
+            }
+        }
+        var remainingInserts: [FileRecord] = []
+        for insert in unmatched {
+            if let record = take(insert.audioKey, from: &vanishedByAudio), let old = record.contentKey, let new = insert.contentKey {
+                move(record, to: insert, changed: true)
+                carried.append((record.id!, old, new))
+                report.retagged += 1
             } else {
                 remainingInserts.append(insert)
             }
@@ -153,6 +205,7 @@ public final class LibraryScanner {
             .filter { !AudioFileTypes.isHidden($0) }.sorted()
         _ = try database.writer.write { db in
             _ = try FileQueries.applyScan(db, rootId: rootId, updates: updates, moved: movedIds, inserts: remainingInserts, at: now)
+            for c in carried { try AnalysisQueries.carryOver(db, fileId: c.fileId, from: c.from, to: c.to) }
             try FileQueries.describeRoot(db, rootId: rootId, topLevel: Array(topLevel.prefix(10_000)), shard: shard?.description)
         }
         report.new = remainingInserts.count

@@ -315,6 +315,10 @@ enum Migrations {
             // The tempo analyzer's runner-up metrical level, when the evidence is split between two.
             try db.alter(table: "analysis") { t in t.add(column: "bpm_alternative", .double) }
         }
+        migrator.registerMigration("v13-audio-key") { db in
+            // The audio's identity apart from its tags, so that a file another tagger rewrote keeps its analysis.
+            try db.alter(table: "files") { t in t.add(column: "audio_key", .text) }
+        }
         return migrator
     }
 }

@@ -39,7 +39,8 @@ extension LibraryJobs {
             if let r = rescanned { parts.append("navidrome: \(r)") }
             if let scan {
                 parts.append("scan: \(scan.seen) audio files (\(scan.new) new, \(scan.changed) changed, \(scan.moved) moved, "
-                    + "\(scan.missing) missing, \(scan.unchanged) unchanged) in \(String(format: "%.2f", scan.seconds)) s")
+                    + "\(scan.missing) missing, \(scan.unchanged) unchanged) in \(String(format: "%.2f", scan.seconds)) s"
+                    + (scan.retagged > 0 ? "; \(scan.retagged) retagged with the audio unchanged keep their analysis" : ""))
                 if !scan.skipped.isEmpty { parts.append("skipped: \(scan.skipped.count) entries (see status)") }
             }
             if let tags { parts.append("tags: \(tags.read) read, \(tags.failed) failed") }
@@ -66,6 +67,7 @@ extension LibraryJobs {
                 pairs.append(("scan", .object([
                     ("seen", .from(s.seen)), ("new", .from(s.new)), ("changed", .from(s.changed)), ("moved", .from(s.moved)),
                     ("missing", .from(s.missing)), ("unchanged", .from(s.unchanged)), ("skipped", .from(s.skipped.count)),
+                    ("retagged", .from(s.retagged)),
                 ])))
             }
             if let t = tags { pairs.append(("tags", .object([("read", .from(t.read)), ("failed", .from(t.failed))]))) }

@@ -1,0 +1,219 @@
+import Foundation
+
+/// An identity of a file's audio alone, which editing its tags leaves as it was. Picard, beets and every
+/// other tagger rewrite the tag blocks and so the file's content key; with this the analysis of a retagged
+/// file carries over instead of being decoded and computed again (a library retagged by beets had been
+/// analysed again whole the next night).
+///
+/// - FLAC: the stream's own MD5 of its decoded samples with its sample rate, channels, bits and length
+///   (STREAMINFO, which taggers never touch and which re-encoding at another compression level keeps).
+///   An encoder that left the MD5 unset gets the frames' bytes, as below.
+/// - MP3 (also under an ID3v2 tag), WAV, AIFF: FNV-1a over the size, first and last 64 KiB of the bytes
+///   that hold the audio: between an ID3v2 tag and ID3v1 / APEv2 tags at the end, the `data` chunk, the
+///   `SSND` chunk. These sample the ends only, as the content key does.
+/// - MP4 (M4A, ALAC): the same over the `mdat` payload, together with every track's sample description,
+///   sample tables and edit list (which trims the decoded audio), but not the chunk offsets, which move
+///   whenever the tags before `mdat` grow.
+/// - Others: nil, and a changed file is analysed again. In Ogg a longer comment header renumbers every page
+///   after it, so the bytes alone cannot tell that the audio is unchanged there.
+public enum AudioKey {
+    static let extensions: Set<String> = ["flac", "mp3", "wav", "aif", "aiff", "aifc", "m4a", "m4b", "mp4", "alac"]
+
+    /// Whether files of this name's kind can have an audio key (no file is read).
+    public static func applies(to path: String) -> Bool {
+        extensions.contains((path as NSString).pathExtension.lowercased())
+    }
+
+    public static func compute(path: String, size: Int64) -> String? {
+        let kind = (path as NSString).pathExtension.lowercased()
+        guard extensions.contains(kind) else { return nil }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        let file = Reader(fd: fd, size: size)
+        // Some taggers put an ID3v2 tag before a FLAC stream too.
+        let start = file.id3v2End(at: 0)
+        guard let magic = file.bytes(at: start, count: 4) else { return nil }
+        switch Array(magic) {
+        case Array("fLaC".utf8): return flac(file, streamStart: start)
+        case Array("RIFF".utf8): return start == 0 ? riff(file) : nil
+        case Array("FORM".utf8): return start == 0 ? aiff(file) : nil
+        default:
+            if kind == "mp3" { return mpeg(file, audioStart: start) }
+            if let type = file.bytes(at: 4, count: 4), Array(type) == Array("ftyp".utf8) { return mp4(file) }
+            return nil
+        }
+    }
+
+    /// STREAMINFO's stream description and MD5; the frames after the last metadata block when the MD5 is unset.
+    private static func flac(_ file: Reader, streamStart: Int64) -> String? {
+        guard let header = file.bytes(at: streamStart + 4, count: 4), header[0] & 0x7F == 0,
+              let info = file.bytes(at: streamStart + 8, count: 34) else { return nil }
+        let described = info[10..<34]
+        if info[18..<34].contains(where: { $0 != 0 }) {
+            return "flac:" + described.map { String(format: "%02x", $0) }.joined()
+        }
+        var offset = streamStart + 4
+        while true {
+            guard let block = file.bytes(at: offset, count: 4) else { return nil }
+            offset += 4 + (Int64(block[1]) << 16 | Int64(block[2]) << 8 | Int64(block[3]))
+            if block[0] & 0x80 != 0 { break }
+        }
+        return file.regionKey(offset..<file.size)
+    }
+
+    /// The `data` chunk of a RIFF WAVE file.
+    private static func riff(_ file: Reader) -> String? {
+        guard let form = file.bytes(at: 8, count: 4), Array(form) == Array("WAVE".utf8) else { return nil }
+        return file.chunk("data", from: 12, bigEndian: false)
+    }
+
+    /// The `SSND` chunk of an AIFF or AIFF-C file.
+    private static func aiff(_ file: Reader) -> String? {
+        guard let form = file.bytes(at: 8, count: 4), [Array("AIFF".utf8), Array("AIFC".utf8)].contains(Array(form)) else { return nil }
+        return file.chunk("SSND", from: 12, bigEndian: true)
+    }
+
+    /// The `mdat` payload and, from `moov`, what decides how it decodes: each track's sample description and
+    /// sample tables (`stbl` without `stco` / `co64`) and edit list (`elst`).
+    private static func mp4(_ file: Reader) -> String? {
+        var mdat: Range<Int64>?
+        var moov: Range<Int64>?
+        for atom in file.atoms(in: 0..<file.size) {
+            if atom.type == "mdat", mdat == nil { mdat = atom.payload }
+            if atom.type == "moov" { moov = atom.payload }
+            // A fragmented file keeps its sample tables in fragments spread through the file: not this key's.
+            if atom.type == "moof" { return nil }
+        }
+        guard let mdat, let moov, moov.count <= 64 << 20, let samples = file.regionKey(mdat) else { return nil }
+        var hash = FNV1a()
+        for trak in file.atoms(in: moov) where trak.type == "trak" {
+            for part in file.atoms(in: trak.payload) {
+                if part.type == "edts", let elst = file.atoms(in: part.payload).first(where: { $0.type == "elst" }) {
+                    guard file.add(elst, to: &hash) else { return nil }
+                }
+                guard part.type == "mdia", let minf = file.atoms(in: part.payload).first(where: { $0.type == "minf" }),
+                      let stbl = file.atoms(in: minf.payload).first(where: { $0.type == "stbl" }) else { continue }
+                for table in file.atoms(in: stbl.payload) where table.type != "stco" && table.type != "co64" {
+                    guard file.add(table, to: &hash) else { return nil }
+                }
+            }
+        }
+        return samples + String(format: ":%016llx", hash.value)
+    }
+
+    /// MPEG audio frames from the first frame header near `audioStart` to the ID3v1 / APEv2 tags at the end.
+    private static func mpeg(_ file: Reader, audioStart: Int64) -> String? {
+        // Taggers may leave zero padding before the first frame; anything else there is not a frame we know.
+        guard let head = file.bytes(at: audioStart, count: Int(min(4096, file.size - audioStart))),
+              let sync = head.firstIndex(where: { $0 != 0 }), sync + 1 < head.count,
+              head[sync] == 0xFF, head[sync + 1] & 0xE0 == 0xE0 else { return nil }
+        var end = file.size
+        if end - 128 > audioStart, let v1 = file.bytes(at: end - 128, count: 3), Array(v1) == Array("TAG".utf8) { end -= 128 }
+        if end - 32 > audioStart, let footer = file.bytes(at: end - 32, count: 32), Array(footer[0..<8]) == Array("APETAGEX".utf8) {
+            let length = Int64(Reader.littleEndian(footer[12..<16]))
+            let hasHeader = footer[23] & 0x80 != 0
+            end -= length + (hasHeader ? 32 : 0)
+        }
+        let start = audioStart + Int64(sync)
+        return end > start ? file.regionKey(start..<end) : nil
+    }
+
+    /// Positioned reads of one open file.
+    struct Reader {
+        let fd: Int32
+        let size: Int64
+        static let window = 64 * 1024
+
+        func bytes(at offset: Int64, count: Int) -> ArraySlice<UInt8>? {
+            guard offset >= 0, count > 0, offset + Int64(count) <= size else { return nil }
+            var buffer = [UInt8](repeating: 0, count: count)
+            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
+            return n == count ? buffer[...] : nil
+        }
+
+        /// Where an ID3v2 tag starting at `offset` ends (header, syncsafe size, footer when flagged); `offset`
+        /// when there is none.
+        func id3v2End(at offset: Int64) -> Int64 {
+            guard let h = bytes(at: offset, count: 10), Array(h[0..<3]) == Array("ID3".utf8),
+                  h[6..<10].allSatisfy({ $0 < 0x80 }) else { return offset }
+            let body = h[6..<10].reduce(Int64(0)) { $0 << 7 | Int64($1) }
+            let footer: Int64 = h[5] & 0x10 != 0 ? 10 : 0
+            return offset + 10 + body + footer
+        }
+
+        struct Atom {
+            var type: String
+            var payload: Range<Int64>
+        }
+
+        /// The MP4 atoms (boxes) that fill `range` one after another; empty past a malformed one.
+        func atoms(in range: Range<Int64>) -> [Atom] {
+            var out: [Atom] = []
+            var offset = range.lowerBound
+            while offset + 8 <= range.upperBound, let header = bytes(at: offset, count: 8) {
+                var length = Int64(Self.bigEndian(header[0..<4]))
+                var headerLength: Int64 = 8
+                if length == 1, let large = bytes(at: offset + 8, count: 8) {
+                    length = Int64(bitPattern: large.reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+                    headerLength = 16
+                } else if length == 0 {
+                    length = range.upperBound - offset
+                }
+                guard length >= headerLength, offset + length <= range.upperBound else { break }
+                out.append(Atom(type: String(decoding: header[4..<8], as: UTF8.self),
+                                payload: (offset + headerLength)..<(offset + length)))
+                offset += length
+            }
+            return out
+        }
+
+        /// Adds an atom's type and payload (at most 16 MiB) to `hash`.
+        func add(_ atom: Atom, to hash: inout FNV1a) -> Bool {
+            guard atom.payload.count <= 16 << 20 else { return false }
+            hash.add(atom.type.utf8)
+            guard !atom.payload.isEmpty else { return true }
+            guard let payload = bytes(at: atom.payload.lowerBound, count: Int(atom.payload.count)) else { return false }
+            hash.add(payload)
+            return true
+        }
+
+        /// The key of a chunk's payload in an IFF-style file (RIFF little-endian sizes, AIFF big-endian).
+        func chunk(_ id: String, from start: Int64, bigEndian: Bool) -> String? {
+            var offset = start
+            while let header = bytes(at: offset, count: 8) {
+                let length = Int64(bigEndian ? Self.bigEndian(header[4..<8]) : Self.littleEndian(header[4..<8]))
+                if Array(header[0..<4]) == Array(id.utf8) {
+                    let payload = offset + 8
+                    return regionKey(payload..<min(size, payload + length))
+                }
+                offset += 8 + length + (length & 1)
+            }
+            return nil
+        }
+
+        /// FNV-1a 64 over the region's size and its first and last 64 KiB.
+        func regionKey(_ region: Range<Int64>) -> String? {
+            guard !region.isEmpty, region.upperBound <= size else { return nil }
+            var hash = FNV1a()
+            withUnsafeBytes(of: Int64(region.count).littleEndian) { hash.add($0) }
+            let first = min(Int64(Self.window), Int64(region.count))
+            guard let head = bytes(at: region.lowerBound, count: Int(first)) else { return nil }
+            head.withUnsafeBytes { hash.add($0) }
+            if Int64(region.count) > first {
+                let tailStart = max(region.lowerBound + first, region.upperBound - Int64(Self.window))
+                guard let tail = bytes(at: tailStart, count: Int(region.upperBound - tailStart)) else { return nil }
+                tail.withUnsafeBytes { hash.add($0) }
+            }
+            return String(format: "a:%016llx", hash.value)
+        }
+
+        static func littleEndian(_ b: ArraySlice<UInt8>) -> UInt32 {
+            b.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        }
+
+        static func bigEndian(_ b: ArraySlice<UInt8>) -> UInt32 {
+            b.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+@testable import Library
+import TestSupport
+import XCTest
+
+/// The audio key follows the audio and ignores the tags around it, byte for byte as taggers lay them out.
+final class AudioKeyTests: XCTestCase {
+    var dir = ""
+
+    override func setUpWithError() throws {
+        dir = try Synth.temporaryDirectory("audiokey")
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func key(_ name: String, _ bytes: Data) throws -> String? {
+        let path = dir + "/" + name
+        try bytes.write(to: URL(fileURLWithPath: path))
+        return AudioKey.compute(path: path, size: Int64(bytes.count))
+    }
+
+    func encoded(_ format: Synth.FileFormat, _ name: String, frequency: Double = 440) throws -> Data {
+        let path = dir + "/source-" + name
+        try Synth.write(Synth.sine(frequency: frequency, seconds: 3, amplitude: 0.3), to: path, format: format)
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    /// An ID3v2.4 tag of `body` bytes of frames and padding (syncsafe size).
+    func id3v2(body: Int, footer: Bool = false) -> Data {
+        var d = Data("ID3".utf8) + Data([4, 0, footer ? 0x10 : 0])
+        d += Data([UInt8(body >> 21 & 0x7F), UInt8(body >> 14 & 0x7F), UInt8(body >> 7 & 0x7F), UInt8(body & 0x7F)])
+        d += Data("TALB".utf8) + Data(repeating: 0x41, count: body - 4)
+        if footer { d += Data("3DI".utf8) + Data(repeating: 0, count: 7) }
+        return d
+    }
+
+    func id3v1() -> Data { Data("TAG".utf8) + Data(repeating: 0x20, count: 125) }
+
+    /// An APEv2 tag with header and footer around `items` bytes.
+    func apev2(items: Int) -> Data {
+        func part(_ flags: UInt32) -> Data {
+            var d = Data("APETAGEX".utf8)
+            for v in [UInt32(2000), UInt32(items + 32), 1, flags] { d += withUnsafeBytes(of: v.littleEndian) { Data($0) } }
+            return d + Data(repeating: 0, count: 8)
+        }
+        return part(0xA000_0000) + Data(repeating: 0x42, count: items) + part(0x8000_0000)
+    }
+
+    func testMP3KeyIgnoresID3v2ID3v1AndAPETagsButNotTheFrames() throws {
+        let frames = try encoded(.mp3CBR, "a.mp3")
+        let bare = try XCTUnwrap(try key("bare.mp3", frames))
+        XCTAssertEqual(try key("v2.mp3", id3v2(body: 300) + frames), bare)
+        XCTAssertEqual(try key("v2-padded.mp3", id3v2(body: 9000, footer: true) + Data(count: 200) + frames), bare)
+        XCTAssertEqual(try key("v1.mp3", id3v2(body: 50) + frames + id3v1()), bare)
+        XCTAssertEqual(try key("ape.mp3", frames + apev2(items: 700) + id3v1()), bare)
+        // One byte of the last frames changed: other audio.
+        var edited = frames
+        edited[edited.count - 100] ^= 0x55
+        XCTAssertNotEqual(try key("edited.mp3", id3v2(body: 300) + edited), bare)
+        // A file that is not MPEG audio behind its tag has no key.
+        XCTAssertNil(try key("junk.mp3", id3v2(body: 300) + Data("OggS".utf8) + frames))
+    }
+
+    func testFLACKeyIsTheStreamMD5WhateverTheMetadata() throws {
+        let stream = try encoded(.flac16, "a.flac")
+        let bare = try XCTUnwrap(try key("bare.flac", stream))
+        XCTAssertTrue(bare.hasPrefix("flac:"), bare)
+        // A longer metadata block (a bigger tag) between STREAMINFO and the frames, and a leading ID3v2 tag.
+        var retagged = stream
+        retagged.insert(contentsOf: Data([0x04, 0, 0x10, 0]) + Data(repeating: 0, count: 4096), at: 42)
+        retagged[4] &= 0x7F            // STREAMINFO is no longer the last block
+        XCTAssertEqual(try key("retagged.flac", id3v2(body: 100) + retagged), bare)
+        XCTAssertNotEqual(try key("other.flac", try encoded(.flac16, "b.flac", frequency: 550)), bare)
+        // An encoder that left the MD5 unset: the frames after the last metadata block stand for the audio.
+        var unset = stream, unsetRetagged = retagged
+        unset.replaceSubrange(26..<42, with: Data(count: 16))
+        unsetRetagged.replaceSubrange(26..<42, with: Data(count: 16))
+        let framesKey = try XCTUnwrap(try key("unset.flac", unset))
+        XCTAssertTrue(framesKey.hasPrefix("a:"), framesKey)
+        XCTAssertEqual(try key("unset-retagged.flac", unsetRetagged), framesKey)
+    }
+
+    func testWAVAndAIFFKeysAreTheirSampleChunks() throws {
+        let wav = try encoded(.wav16, "a.wav")
+        let bare = try XCTUnwrap(try key("bare.wav", wav))
+        // A LIST chunk appended after the data, as taggers add one.
+        var tagged = wav + Data("LIST".utf8) + withUnsafeBytes(of: UInt32(12).littleEndian) { Data($0) } + Data("INFOIART".utf8) + Data(count: 4)
+        let riffSize = UInt32(tagged.count - 8)
+        tagged.replaceSubrange(4..<8, with: withUnsafeBytes(of: riffSize.littleEndian) { Data($0) })
+        XCTAssertEqual(try key("tagged.wav", tagged), bare)
+        XCTAssertNotEqual(try key("other.wav", try encoded(.wav16, "b.wav", frequency: 550)), bare)
+        let aiff = try encoded(.aiff16, "a.aiff")
+        XCTAssertNotNil(try key("a.aiff", aiff))
+        XCTAssertNotEqual(try key("b.aiff", try encoded(.aiff16, "b.aiff", frequency: 550)), try key("a2.aiff", aiff))
+    }
+
+    /// An MP4 box: 32-bit size, type, payload.
+    func box(_ type: String, _ payload: Data) -> Data {
+        withUnsafeBytes(of: UInt32(8 + payload.count).bigEndian) { Data($0) } + Data(type.utf8) + payload
+    }
+
+    func mp4(moovFirst: Bool, tags: Int, stts: UInt8 = 1, samples: Data) -> Data {
+        let stbl = box("stbl", box("stsd", Data(repeating: 7, count: 40)) + box("stts", Data([0, 0, 0, stts]))
+                       + box("stco", Data(repeating: moovFirst ? UInt8(tags & 0xFF) : 0, count: 8)))
+        let trak = box("trak", box("edts", box("elst", Data(repeating: 3, count: 12)))
+                       + box("mdia", box("minf", stbl)))
+        let moov = box("moov", trak + box("udta", Data(repeating: 0x41, count: tags)))
+        let ftyp = box("ftyp", Data("M4A ".utf8) + Data(count: 4))
+        return moovFirst ? ftyp + moov + box("mdat", samples) : ftyp + box("mdat", samples) + moov
+    }
+
+    func testMP4KeyIsTheSamplesAndTheirTablesNotTheTagsOrChunkOffsets() throws {
+        let samples = try encoded(.wav16, "samples.wav")
+        let bare = try XCTUnwrap(try key("a.m4a", mp4(moovFirst: true, tags: 10, samples: samples)))
+        XCTAssertEqual(try key("b.m4a", mp4(moovFirst: true, tags: 5000, samples: samples)), bare)
+        XCTAssertEqual(try key("c.m4a", mp4(moovFirst: false, tags: 77, samples: samples)), bare)
+        // Other sample timing (a table the decoder reads), or other samples: other audio.
+        XCTAssertNotEqual(try key("d.m4a", mp4(moovFirst: true, tags: 10, stts: 2, samples: samples)), bare)
+        var edited = samples
+        edited[edited.count - 10] ^= 0x55
+        XCTAssertNotEqual(try key("e.m4a", mp4(moovFirst: true, tags: 10, samples: edited)), bare)
+    }
+
+    func testContainersWithoutAnAudioKey() throws {
+        XCTAssertNil(try key("a.ogg", try encoded(.oggVorbis, "a.ogg")))
+        XCTAssertFalse(AudioKey.applies(to: "x/y.opus"))
+        XCTAssertTrue(AudioKey.applies(to: "x/Y.FLAC"))
+    }
+}
