@@ -51,7 +51,7 @@ public enum AudioKey {
               let info = file.bytes(at: streamStart + 8, count: 34) else { return nil }
         let described = info[10..<34]
         if info[18..<34].contains(where: { $0 != 0 }) {
-            return "flac:" + described.map { String(format: "%02x", $0) }.joined()
+            return "flac:" + Reader.hex(described)
         }
         var offset = streamStart + 4
         while true {
@@ -174,7 +174,7 @@ public enum AudioKey {
             hash.add(atom.type.utf8)
             guard !atom.payload.isEmpty else { return true }
             guard let payload = bytes(at: atom.payload.lowerBound, count: Int(atom.payload.count)) else { return false }
-            hash.add(payload)
+            payload.withUnsafeBytes { hash.addWords($0) }
             return true
         }
 
@@ -199,13 +199,18 @@ public enum AudioKey {
             withUnsafeBytes(of: Int64(region.count).littleEndian) { hash.add($0) }
             let first = min(Int64(Self.window), Int64(region.count))
             guard let head = bytes(at: region.lowerBound, count: Int(first)) else { return nil }
-            head.withUnsafeBytes { hash.add($0) }
+            head.withUnsafeBytes { hash.addWords($0) }
             if Int64(region.count) > first {
                 let tailStart = max(region.lowerBound + first, region.upperBound - Int64(Self.window))
                 guard let tail = bytes(at: tailStart, count: Int(region.upperBound - tailStart)) else { return nil }
-                tail.withUnsafeBytes { hash.add($0) }
+                tail.withUnsafeBytes { hash.addWords($0) }
             }
             return String(format: "a:%016llx", hash.value)
+        }
+
+        static func hex(_ bytes: ArraySlice<UInt8>) -> String {
+            let digits = Array("0123456789abcdef".utf8)
+            return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
         }
 
         static func littleEndian(_ b: ArraySlice<UInt8>) -> UInt32 {

@@ -11,4 +11,16 @@ public struct FNV1a {
             value = value &* 0x100000001b3
         }
     }
+
+    /// The same step over little-endian 64-bit words (the tail bytewise): a chain of multiplications an
+    /// eighth as long, for keys that hash whole 64 KiB windows and are not stored under the bytewise hash
+    /// (audio keys). Content keys keep `add`: their stored values must not change.
+    public mutating func addWords(_ bytes: UnsafeRawBufferPointer) {
+        let words = bytes.count / 8
+        for i in 0..<words {
+            value ^= UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self))
+            value = value &* 0x100000001b3
+        }
+        add(UnsafeRawBufferPointer(rebasing: bytes[(8 * words)...]))
+    }
 }
