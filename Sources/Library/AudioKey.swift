@@ -14,10 +14,14 @@ import Foundation
 /// - MP4 (M4A, ALAC): the same over the `mdat` payload, together with every track's sample description,
 ///   sample tables and edit list (which trims the decoded audio), but not the chunk offsets, which move
 ///   whenever the tags before `mdat` grow.
-/// - Others: nil, and a changed file is analysed again. In Ogg a longer comment header renumbers every page
-///   after it, so the bytes alone cannot tell that the audio is unchanged there.
+/// - Ogg Vorbis and Opus: the headers the decoder reads (Vorbis identification and setup, `OpusHead` with its
+///   output gain) and, from the first page after them, the audio pages' size in all and the payloads and
+///   granule positions of the first and last 64 KiB of them. Not the page sequence numbers and checksums,
+///   which a longer comment header renumbers on every page after it.
+/// - Others: nil, and a changed file is analysed again.
 public enum AudioKey {
-    static let extensions: Set<String> = ["flac", "mp3", "wav", "aif", "aiff", "aifc", "m4a", "m4b", "mp4", "alac"]
+    static let extensions: Set<String> = ["flac", "mp3", "wav", "aif", "aiff", "aifc", "m4a", "m4b", "mp4", "alac",
+                                          "ogg", "oga", "opus"]
 
     /// Whether files of this name's kind can have an audio key (no file is read).
     public static func applies(to path: String) -> Bool {
@@ -38,6 +42,7 @@ public enum AudioKey {
         case Array("fLaC".utf8): return flac(file, streamStart: start)
         case Array("RIFF".utf8): return start == 0 ? riff(file) : nil
         case Array("FORM".utf8): return start == 0 ? aiff(file) : nil
+        case Array("OggS".utf8): return start == 0 ? ogg(file) : nil
         default:
             if kind == "mp3" { return mpeg(file, audioStart: start) }
             if let type = file.bytes(at: 4, count: 4), Array(type) == Array("ftyp".utf8) { return mp4(file) }
@@ -102,6 +107,68 @@ public enum AudioKey {
         return samples + String(format: ":%016llx", hash.value)
     }
 
+    /// One logical Vorbis or Opus stream: the headers that decide decoding, then the audio pages without their
+    /// sequence numbers and checksums.
+    private static func ogg(_ file: Reader) -> String? {
+        var hash = FNV1a()
+        var offset: Int64 = 0
+        var packet: [UInt8] = []
+        var packets = 0, needed = 0, serial: UInt32?
+        // Header pages: gather packets until the last header packet has ended; audio starts on the next page.
+        while needed == 0 || packets < needed {
+            guard let page = file.oggPage(at: offset), serial == nil || page.serial == serial else { return nil }
+            serial = page.serial
+            let payload = page.payload.isEmpty ? [][...] : file.bytes(at: page.payload.lowerBound, count: page.payload.count)
+            guard let payload else { return nil }
+            var cursor = payload.startIndex
+            for lacing in page.lacing {
+                let end = cursor + Int(lacing)
+                // Only the first packets are kept whole: a comment packet may hold megabytes of cover art.
+                if packets != 1 { packet += payload[cursor..<end] }
+                cursor = end
+                guard lacing < 255 else { continue }
+                if packets == 0 {
+                    if packet.starts(with: Array("OpusHead".utf8)) { needed = 2 } else if packet.starts(with: [1] + Array("vorbis".utf8)) { needed = 3 } else { return nil }
+                }
+                if packets != 1 { hash.add(packet) }     // identification and setup headers; not the comments
+                packet.removeAll(keepingCapacity: true)
+                packets += 1
+            }
+            offset = page.payload.upperBound
+            // Audio sharing a page with the headers is not the layout the specifications require.
+            guard needed == 0 || packets <= needed, packet.isEmpty || packets < needed else { return nil }
+        }
+        let audio = offset..<file.size
+        guard !audio.isEmpty else { return nil }
+        withUnsafeBytes(of: Int64(audio.count).littleEndian) { hash.add($0) }
+        // The first 64 KiB of audio pages, then the pages that end the file (found from a capture pattern in
+        // the last 64 KiB whose chain of pages reaches the end exactly).
+        var hashed = 0
+        while hashed < Reader.window, offset < file.size {
+            guard let page = file.oggPage(at: offset), page.serial == serial, file.add(page, to: &hash) else { return nil }
+            hashed += page.payload.count
+            offset = page.payload.upperBound
+        }
+        guard offset < file.size else { return String(format: "ogg:%016llx", hash.value) }
+        let searchFrom = max(offset, file.size - Int64(Reader.window))
+        guard let tail = file.bytes(at: searchFrom, count: Int(file.size - searchFrom)) else { return nil }
+        var candidate = tail.startIndex
+        while let found = tail[candidate...].firstRange(of: Array("OggS".utf8))?.lowerBound {
+            var pages: [Reader.OggPage] = []
+            var at = searchFrom + Int64(found)
+            while at < file.size, let page = file.oggPage(at: at), page.serial == serial {
+                pages.append(page)
+                at = page.payload.upperBound
+            }
+            if at == file.size {
+                for page in pages { guard file.add(page, to: &hash) else { return nil } }
+                return String(format: "ogg:%016llx", hash.value)
+            }
+            candidate = found + 1
+        }
+        return nil
+    }
+
     /// MPEG audio frames from the first frame header near `audioStart` to the ID3v1 / APEv2 tags at the end.
     private static func mpeg(_ file: Reader, audioStart: Int64) -> String? {
         // Taggers may leave zero padding before the first frame; anything else there is not a frame we know.
@@ -140,6 +207,37 @@ public enum AudioKey {
             let body = h[6..<10].reduce(Int64(0)) { $0 << 7 | Int64($1) }
             let footer: Int64 = h[5] & 0x10 != 0 ? 10 : 0
             return offset + 10 + body + footer
+        }
+
+        struct OggPage {
+            var granule: UInt64
+            var serial: UInt32
+            var flags: UInt8
+            var lacing: ArraySlice<UInt8>
+            var payload: Range<Int64>
+        }
+
+        /// The Ogg page whose capture pattern is at `offset`, with its segment table and payload range.
+        func oggPage(at offset: Int64) -> OggPage? {
+            guard let h = bytes(at: offset, count: 27), Array(h[0..<4]) == Array("OggS".utf8), h[4] == 0 else { return nil }
+            let segments = Int(h[26])
+            guard let lacing = segments == 0 ? [][...] : bytes(at: offset + 27, count: segments) else { return nil }
+            let start = offset + 27 + Int64(segments)
+            let end = start + lacing.reduce(Int64(0)) { $0 + Int64($1) }
+            guard end <= size else { return nil }
+            return OggPage(granule: h[6..<14].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
+                           serial: Self.littleEndian(h[14..<18]), flags: h[5], lacing: lacing, payload: start..<end)
+        }
+
+        /// Adds a page's flags, granule position, segment table and payload to `hash`.
+        func add(_ page: OggPage, to hash: inout FNV1a) -> Bool {
+            hash.add([page.flags])
+            withUnsafeBytes(of: page.granule.littleEndian) { hash.add($0) }
+            hash.add(page.lacing)
+            guard !page.payload.isEmpty else { return true }
+            guard let payload = bytes(at: page.payload.lowerBound, count: page.payload.count) else { return false }
+            payload.withUnsafeBytes { hash.addWords($0) }
+            return true
         }
 
         struct Atom {

@@ -23,7 +23,9 @@ final class AudioKeyTests: XCTestCase {
 
     func encoded(_ format: Synth.FileFormat, _ name: String, frequency: Double = 440) throws -> Data {
         let path = dir + "/source-" + name
-        try Synth.write(Synth.sine(frequency: frequency, seconds: 3, amplitude: 0.3), to: path, format: format)
+        let rate = format == .opus ? 48000 : 44100
+        try Synth.write(Synth.sine(frequency: frequency, seconds: 3, sampleRate: rate, amplitude: 0.3), to: path,
+                        format: format, sampleRate: rate)
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
@@ -123,9 +125,49 @@ final class AudioKeyTests: XCTestCase {
         XCTAssertNotEqual(try key("e.m4a", mp4(moovFirst: true, tags: 10, samples: edited)), bare)
     }
 
+    /// Offsets of the Ogg pages of `data`, in order.
+    func oggPages(_ data: Data) -> [Int] {
+        var offsets: [Int] = []
+        var at = 0
+        while at + 27 <= data.count {
+            offsets.append(at)
+            let segments = Int(data[at + 26])
+            at += 27 + segments + data[(at + 27)..<(at + 27 + segments)].reduce(0) { $0 + Int($1) }
+        }
+        return offsets
+    }
+
+    func testOggKeyIgnoresCommentsAndPageNumbersButNotTheHeadersTheDecoderReads() throws {
+        for (format, name) in [(Synth.FileFormat.opus, "a.opus"), (.oggVorbis, "a.ogg")] {
+            let stream = try encoded(format, name)
+            let bare = try XCTUnwrap(try key("bare-" + name, stream), name)
+            let pages = oggPages(stream)
+            XCTAssertGreaterThan(pages.count, 3, name)
+            // What a tagger does: other comments, every later page renumbered with a new checksum.
+            var retagged = stream
+            let comments = pages[1] + 27 + Int(stream[pages[1] + 26])
+            retagged[comments + 12] ^= 0x20
+            for page in pages.dropFirst(2) {
+                retagged[page + 18] &+= 1
+                retagged[page + 22] ^= 0xFF
+            }
+            XCTAssertEqual(try key("retagged-" + name, retagged), bare, name)
+            // The identification header (for Opus its output gain, which scales the decoded audio): other audio.
+            var gain = stream
+            gain[27 + Int(stream[26]) + (format == .opus ? 16 : 12)] ^= 0x10
+            XCTAssertNotEqual(try key("gain-" + name, gain), bare, name)
+            var edited = stream
+            edited[edited.count - 20] ^= 0x55
+            XCTAssertNotEqual(try key("edited-" + name, edited), bare, name)
+        }
+    }
+
     func testContainersWithoutAnAudioKey() throws {
-        XCTAssertNil(try key("a.ogg", try encoded(.oggVorbis, "a.ogg")))
-        XCTAssertFalse(AudioKey.applies(to: "x/y.opus"))
+        // An Ogg stream of another codec (FLAC in Ogg) has none.
+        var page = Data("OggS".utf8) + Data([0, 2]) + Data(count: 20) + Data([1, 13])
+        page += Data([0x7F]) + Data("FLAC".utf8) + Data(count: 8)
+        XCTAssertNil(try key("flac.oga", page))
+        XCTAssertFalse(AudioKey.applies(to: "x/y.wv"))
         XCTAssertTrue(AudioKey.applies(to: "x/Y.FLAC"))
     }
 }
