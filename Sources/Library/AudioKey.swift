@@ -125,6 +125,7 @@ public enum AudioKey {
                 let end = cursor + Int(lacing)
                 // Only the first packets are kept whole: a comment packet may hold megabytes of cover art.
                 if packets != 1 { packet += payload[cursor..<end] }
+                guard packet.count <= 1 << 24 else { return nil }
                 cursor = end
                 guard lacing < 255 else { continue }
                 if packets == 0 {
@@ -153,7 +154,9 @@ public enum AudioKey {
         let searchFrom = max(offset, file.size - Int64(Reader.window))
         guard let tail = file.bytes(at: searchFrom, count: Int(file.size - searchFrom)) else { return nil }
         var candidate = tail.startIndex
-        while let found = tail[candidate...].firstRange(of: Array("OggS".utf8))?.lowerBound {
+        // A capture pattern inside a payload starts no chain that ends the file; a few tries find the real one.
+        for _ in 0..<64 {
+            guard let found = tail[candidate...].firstRange(of: Array("OggS".utf8))?.lowerBound else { break }
             var pages: [Reader.OggPage] = []
             var at = searchFrom + Int64(found)
             while at < file.size, let page = file.oggPage(at: at), page.serial == serial {

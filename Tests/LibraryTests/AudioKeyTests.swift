@@ -167,6 +167,13 @@ final class AudioKeyTests: XCTestCase {
         var page = Data("OggS".utf8) + Data([0, 2]) + Data(count: 20) + Data([1, 13])
         page += Data([0x7F]) + Data("FLAC".utf8) + Data(count: 8)
         XCTAssertNil(try key("flac.oga", page))
+        // Nor one whose first packet never ends (every lacing value 255, to the end of the file).
+        var endless = Data()
+        for _ in 0..<4 {
+            endless += Data("OggS".utf8) + Data([0, 0]) + Data(count: 20) + Data([255]) + Data(repeating: 255, count: 255)
+            endless += Data("OpusHead".utf8) + Data(repeating: 1, count: 255 * 255 - 8)
+        }
+        XCTAssertNil(try key("endless.opus", endless))
         XCTAssertFalse(AudioKey.applies(to: "x/y.wv"))
         XCTAssertTrue(AudioKey.applies(to: "x/Y.FLAC"))
     }
