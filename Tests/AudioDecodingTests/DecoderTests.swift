@@ -3,16 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-final class DecoderTests: XCTestCase {
-    var dir = ""
-
-    override func setUpWithError() throws {
-        dir = try Synth.temporaryDirectory("decoding")
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
-    }
+final class DecoderTests: TemporaryFolderTestCase {
 
     /// Decodes a whole file; returns the format, frames decoded and the damage note.
     func decodeAll(_ path: String) throws -> (AudioFormat, Int64, String?) {

@@ -4,16 +4,7 @@ import TestSupport
 import XCTest
 
 /// The audio key follows the audio and ignores the tags around it, byte for byte as taggers lay them out.
-final class AudioKeyTests: XCTestCase {
-    var dir = ""
-
-    override func setUpWithError() throws {
-        dir = try Synth.temporaryDirectory("audiokey")
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
-    }
+final class AudioKeyTests: TemporaryFolderTestCase {
 
     func key(_ name: String, _ bytes: Data) throws -> String? {
         let path = dir + "/" + name

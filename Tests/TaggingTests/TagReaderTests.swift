@@ -3,16 +3,7 @@ import TestSupport
 @testable import Tagging
 import XCTest
 
-final class TagReaderTests: XCTestCase {
-    var dir = ""
-
-    override func setUpWithError() throws {
-        dir = try Synth.temporaryDirectory("tags")
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
-    }
+final class TagReaderTests: TemporaryFolderTestCase {
 
     /// Writes a 2 s tone and tags it with ffmpeg (libsndfile writes only a few fixed fields).
     func tagged(_ name: String, codec: [String], tags: [String: String]) throws -> String {

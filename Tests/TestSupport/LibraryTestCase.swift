@@ -3,20 +3,15 @@ import XCTest
 
 /// A test case with a fresh folder holding a library (`library`, created empty) and a database path (`db`),
 /// removed afterwards, and `spindle(...)` to run the command line against them.
-open class LibraryTestCase: XCTestCase {
-    public var dir = ""
+open class LibraryTestCase: TemporaryFolderTestCase {
     public var library = ""
     public var db = ""
 
     open override func setUpWithError() throws {
-        dir = try Synth.temporaryDirectory(String(describing: type(of: self)))
+        try super.setUpWithError()
         library = dir + "/music"
         db = dir + "/spindle.db"
         try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
-    }
-
-    open override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
     }
 
     /// `spindle --db DB --library LIBRARY ARGUMENTS...`
