@@ -114,7 +114,9 @@ public final class LibraryScanner {
                     continue
                 }
                 let key = ContentKey.compute(path: absolute, size: file.size)
-                let audioKey = AudioKey.compute(path: absolute, size: file.size)
+                // Same content (only the time changed): the stored audio key still holds.
+                let audioKey = key == record.contentKey && record.audioKey != nil
+                    ? record.audioKey : AudioKey.compute(path: absolute, size: file.size)
                 if key != record.contentKey {
                     record.changedAt = now
                     report.changed += 1
