@@ -18,10 +18,19 @@ import Foundation
 ///   output gain) and, from the first page after them, the audio pages' size in all and the payloads and
 ///   granule positions of the first and last 64 KiB of them. Not the page sequence numbers and checksums,
 ///   which a longer comment header renumbers on every page after it.
+/// - WavPack, Monkey's Audio, Musepack and TTA: as MP3, from their stream's magic (`wvpk`, `MAC `, `MPCK` /
+///   `MP+`, `TTA1`) to the APEv2 / ID3v1 tags these formats carry at the end.
+/// - DSF: the `fmt ` and `data` chunks (what follows is the ID3v2 tag, which the header points to); DSDIFF:
+///   the `DSD ` sound chunk and the `PROP` chunk that describes it, not the `ID3 `, `DIIN` or `COMT` chunks.
 /// - Others: nil, and a changed file is analysed again.
 public enum AudioKey {
     static let extensions: Set<String> = ["flac", "mp3", "wav", "aif", "aiff", "aifc", "m4a", "m4b", "mp4", "alac",
-                                          "ogg", "oga", "opus"]
+                                          "ogg", "oga", "opus", "wv", "ape", "mpc", "mpp", "tta", "dsf", "dff"]
+    /// Where the stream of each APEv2-tagged format starts, by its magic.
+    private static let apeTaggedMagic: [String: [[UInt8]]] = [
+        "wv": [Array("wvpk".utf8)], "ape": [Array("MAC ".utf8)], "mpc": [Array("MPCK".utf8), Array("MP+".utf8)],
+        "mpp": [Array("MPCK".utf8), Array("MP+".utf8)], "tta": [Array("TTA1".utf8)],
+    ]
 
     /// Whether files of this name's kind can have an audio key (no file is read).
     public static func applies(to path: String) -> Bool {
@@ -43,8 +52,14 @@ public enum AudioKey {
         case Array("RIFF".utf8): return start == 0 ? riff(file) : nil
         case Array("FORM".utf8): return start == 0 ? aiff(file) : nil
         case Array("OggS".utf8): return start == 0 ? ogg(file) : nil
+        case Array("DSD ".utf8): return start == 0 && kind == "dsf" ? dsf(file) : nil
+        case Array("FRM8".utf8): return start == 0 && kind == "dff" ? dff(file) : nil
         default:
             if kind == "mp3" { return mpeg(file, audioStart: start) }
+            if let magics = apeTaggedMagic[kind], magics.contains(where: { Array(magic.prefix($0.count)) == $0 }) {
+                let end = file.endBeforeTrailingTags(after: start)
+                return end > start ? file.regionKey(start..<end) : nil
+            }
             if let type = file.bytes(at: 4, count: 4), Array(type) == Array("ftyp".utf8) { return mp4(file) }
             return nil
         }
@@ -178,15 +193,50 @@ public enum AudioKey {
         guard let head = file.bytes(at: audioStart, count: Int(min(4096, file.size - audioStart))),
               let sync = head.firstIndex(where: { $0 != 0 }), sync + 1 < head.count,
               head[sync] == 0xFF, head[sync + 1] & 0xE0 == 0xE0 else { return nil }
-        var end = file.size
-        if end - 128 > audioStart, let v1 = file.bytes(at: end - 128, count: 3), Array(v1) == Array("TAG".utf8) { end -= 128 }
-        if end - 32 > audioStart, let footer = file.bytes(at: end - 32, count: 32), Array(footer[0..<8]) == Array("APETAGEX".utf8) {
-            let length = Int64(Reader.littleEndian(footer[12..<16]))
-            let hasHeader = footer[23] & 0x80 != 0
-            end -= length + (hasHeader ? 32 : 0)
-        }
         let start = audioStart + Int64(sync)
+        let end = file.endBeforeTrailingTags(after: start)
         return end > start ? file.regionKey(start..<end) : nil
+    }
+
+    /// DSF: the `fmt ` chunk (rate, channels, length) through the end of the `data` chunk, which follow the
+    /// 28-byte `DSD ` chunk whose file size and tag pointer a tagger rewrites.
+    private static func dsf(_ file: Reader) -> String? {
+        guard let head = file.bytes(at: 0, count: 12), Reader.littleEndian(head[4..<8]) == 28,
+              Reader.littleEndian(head[8..<12]) == 0 else { return nil }
+        var offset: Int64 = 28
+        while let header = file.bytes(at: offset, count: 12) {
+            let length = Int64(Reader.littleEndian(header[4..<8])) | Int64(Reader.littleEndian(header[8..<12])) << 32
+            guard length >= 12 else { return nil }
+            if Array(header[0..<4]) == Array("data".utf8) { return file.regionKey(28..<min(file.size, offset + length)) }
+            offset += length
+        }
+        return nil
+    }
+
+    /// DSDIFF: the `DSD ` sound chunk, with the `PROP` chunk (rate, channels, compression) hashed beside it.
+    private static func dff(_ file: Reader) -> String? {
+        guard let form = file.bytes(at: 12, count: 4), Array(form) == Array("DSD ".utf8) else { return nil }
+        var properties: ArraySlice<UInt8>?
+        var offset: Int64 = 16
+        while let header = file.bytes(at: offset, count: 12) {
+            let length = Int64(Reader.bigEndian(header[4..<8])) << 32 | Int64(Reader.bigEndian(header[8..<12]))
+            guard length >= 0, length <= file.size else { return nil }
+            let payload = offset + 12
+            switch String(decoding: header[0..<4], as: UTF8.self) {
+            case "PROP":
+                guard length <= 1 << 20 else { return nil }
+                properties = file.bytes(at: payload, count: Int(length))
+            case "DSD ":
+                guard let properties, let sound = file.regionKey(payload..<min(file.size, payload + length)) else { return nil }
+                var hash = FNV1a()
+                properties.withUnsafeBytes { hash.addWords($0) }
+                return sound + String(format: ":%016llx", hash.value)
+            default:
+                break
+            }
+            offset = payload + length + (length & 1)
+        }
+        return nil
     }
 
     /// Positioned reads of one open file. Small reads are served from a 64 KiB block read ahead: walking Ogg
@@ -300,6 +350,19 @@ public enum AudioKey {
             guard let payload = bytes(at: atom.payload.lowerBound, count: Int(atom.payload.count)) else { return false }
             payload.withUnsafeBytes { hash.addWords($0) }
             return true
+        }
+
+        /// Where the audio that starts at `start` ends: before an ID3v1 tag and an APEv2 tag (with or without
+        /// its header) before it, where these formats keep their tags.
+        func endBeforeTrailingTags(after start: Int64) -> Int64 {
+            var end = size
+            if end - 128 > start, let v1 = bytes(at: end - 128, count: 3), Array(v1) == Array("TAG".utf8) { end -= 128 }
+            if end - 32 > start, let footer = bytes(at: end - 32, count: 32), Array(footer[0..<8]) == Array("APETAGEX".utf8) {
+                let length = Int64(Self.littleEndian(footer[12..<16]))
+                let hasHeader = footer[23] & 0x80 != 0
+                end -= length + (hasHeader ? 32 : 0)
+            }
+            return end
         }
 
         /// The key of a chunk's payload in an IFF-style file (RIFF little-endian sizes, AIFF big-endian).

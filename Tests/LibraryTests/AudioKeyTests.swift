@@ -165,7 +165,57 @@ final class AudioKeyTests: TemporaryFolderTestCase {
             endless += Data("OpusHead".utf8) + Data(repeating: 1, count: 255 * 255 - 8)
         }
         XCTAssertNil(try key("endless.opus", endless))
-        XCTAssertFalse(AudioKey.applies(to: "x/y.wv"))
+        XCTAssertFalse(AudioKey.applies(to: "x/y.wma"))
         XCTAssertTrue(AudioKey.applies(to: "x/Y.FLAC"))
+        XCTAssertTrue(AudioKey.applies(to: "x/y.wv"))
+    }
+
+    /// WavPack, Monkey's Audio, Musepack and TTA keep their tags as MP3 does at the end (APEv2, ID3v1): the key
+    /// starts at the stream's magic and stops before them. The stream itself is not parsed, so bytes behind the
+    /// right magic stand in for an encoder here.
+    func testAPETaggedFormatsKeyTheirStreamWithoutTheTags() throws {
+        var rng = SplitMix(seed: 5)
+        let payload = Data((0..<200_000).map { _ in UInt8(truncatingIfNeeded: Int(rng.unit() * 256)) })
+        for (name, magic) in [("a.wv", "wvpk"), ("a.ape", "MAC "), ("a.mpc", "MPCK"), ("b.mpc", "MP+\u{7}"), ("a.tta", "TTA1")] {
+            let stream = Data(magic.utf8) + payload
+            let bare = try XCTUnwrap(try key("bare-" + name, stream), name)
+            XCTAssertEqual(try key("ape-" + name, stream + apev2(items: 900)), bare, name)
+            XCTAssertEqual(try key("both-" + name, stream + apev2(items: 40) + id3v1()), bare, name)
+            XCTAssertEqual(try key("id3-" + name, id3v2(body: 500) + stream + id3v1()), bare, name)
+            var edited = stream
+            edited[edited.count - 7] ^= 0x55
+            XCTAssertNotEqual(try key("edited-" + name, edited + apev2(items: 900)), bare, name)
+            // Another format's stream under this name has none.
+            XCTAssertNil(try key("junk-" + name, Data("OggS".utf8) + payload), name)
+        }
+    }
+
+    /// A DSF file's ID3v2 tag sits at the end, where its header points; a DSDIFF file's tags are chunks (`ID3 `,
+    /// `DIIN`, `COMT`) beside the sound data. Retagging either leaves the key.
+    func testDSDKeysAreTheirSoundDataAndFormatNotTheTags() throws {
+        let tone = Synth.dsdSine(frequency: 440, seconds: 0.5, amplitude: 0.25)
+        let other = Synth.dsdSine(frequency: 550, seconds: 0.5, amplitude: 0.25)
+        func dsf(_ channels: [[UInt8]], _ tags: [String: String]) throws -> Data {
+            try Synth.writeDSF(channels, to: dir + "/source.dsf", tags: tags)
+            return try Data(contentsOf: URL(fileURLWithPath: dir + "/source.dsf"))
+        }
+        let bare = try XCTUnwrap(try key("a.dsf", try dsf([tone, tone], [:])))
+        XCTAssertEqual(try key("b.dsf", try dsf([tone, tone], ["TIT2": "A title", "TALB": String(repeating: "x", count: 3000)])), bare)
+        XCTAssertNotEqual(try key("c.dsf", try dsf([tone, other], ["TIT2": "A title"])), bare)
+        XCTAssertNotEqual(try key("mono.dsf", try dsf([tone], [:])), bare)
+
+        try Synth.writeDFF([tone, tone], to: dir + "/source.dff")
+        let dff = try Data(contentsOf: URL(fileURLWithPath: dir + "/source.dff"))
+        let plain = try XCTUnwrap(try key("a.dff", dff))
+        // A tagger appends an `ID3 ` chunk to the form and grows the form's size.
+        let id3 = id3v2(body: 700)
+        var tagged = dff + Data("ID3 ".utf8) + withUnsafeBytes(of: UInt64(id3.count).bigEndian) { Data($0) } + id3
+        tagged.replaceSubrange(4..<12, with: withUnsafeBytes(of: UInt64(tagged.count - 12).bigEndian) { Data($0) })
+        XCTAssertEqual(try key("tagged.dff", tagged), plain)
+        var edited = dff
+        edited[edited.count - 3] ^= 0x55
+        XCTAssertNotEqual(try key("edited.dff", edited), plain)
+        try Synth.writeDFF([tone], to: dir + "/mono.dff")
+        XCTAssertNotEqual(try key("mono.dff", try Data(contentsOf: URL(fileURLWithPath: dir + "/mono.dff"))), plain)
     }
 }
