@@ -206,7 +206,7 @@ public enum AudioKey {
         var offset: Int64 = 28
         while let header = file.bytes(at: offset, count: 12) {
             let length = Int64(Reader.littleEndian(header[4..<8])) | Int64(Reader.littleEndian(header[8..<12])) << 32
-            guard length >= 12 else { return nil }
+            guard length >= 12, length <= file.size else { return nil }
             if Array(header[0..<4]) == Array("data".utf8) { return file.regionKey(28..<min(file.size, offset + length)) }
             offset += length
         }

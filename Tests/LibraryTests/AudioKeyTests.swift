@@ -218,4 +218,46 @@ final class AudioKeyTests: TemporaryFolderTestCase {
         try Synth.writeDFF([tone], to: dir + "/mono.dff")
         XCTAssertNotEqual(try key("mono.dff", try Data(contentsOf: URL(fileURLWithPath: dir + "/mono.dff"))), plain)
     }
+
+    /// The scan computes audio keys in the supervisor, where a trap would end the whole run: corrupt headers
+    /// (sizes that overflow, point past the end or loop, truncated files) give a key or none, never a crash.
+    func testCorruptFilesNeverTrap() throws {
+        let tone = Synth.dsdSine(frequency: 440, seconds: 0.05, amplitude: 0.25)
+        try Synth.writeDSF([tone, tone], to: dir + "/seed.dsf", tags: ["TIT2": "x"])
+        try Synth.writeDFF([tone, tone], to: dir + "/seed.dff")
+        let stream = Data("wvpk".utf8) + Data(repeating: 0x11, count: 3000)
+        var seeds: [(String, Data)] = [
+            ("mp3", id3v2(body: 100) + (try encoded(.mp3CBR, "s.mp3")) + apev2(items: 40) + id3v1()),
+            ("flac", id3v2(body: 50) + (try encoded(.flac16, "s.flac"))),
+            ("wav", try encoded(.wav16, "s.wav")), ("aiff", try encoded(.aiff16, "s.aiff")),
+            ("ogg", try encoded(.oggVorbis, "s.ogg")), ("opus", try encoded(.opus, "s.opus")),
+            ("m4a", mp4(moovFirst: true, tags: 30, samples: Data(repeating: 3, count: 5000))),
+            ("wv", stream + apev2(items: 64) + id3v1()),
+            ("dsf", try Data(contentsOf: URL(fileURLWithPath: dir + "/seed.dsf"))),
+            ("dff", try Data(contentsOf: URL(fileURLWithPath: dir + "/seed.dff"))),
+        ]
+        seeds = seeds.map { ($0.0, Data($0.1.prefix(40_000) + $0.1.suffix(2_000))) }
+        var rng = SplitMix(seed: 99)
+        func random(_ n: Int) -> Int { Int(rng.unit() * Double(n)) }
+        var keyed = 0
+        for (kind, seed) in seeds {
+            for trial in 0..<300 {
+                var bytes = seed
+                for _ in 0..<(1 + random(4)) {
+                    // Near either end, where headers and tags live: a random byte, or a run of 0xFF / 0x00
+                    // (the largest and the smallest sizes), or the file cut short.
+                    let at = random(2) == 0 ? random(min(200, bytes.count)) : max(0, bytes.count - 1 - random(min(200, bytes.count)))
+                    switch random(4) {
+                    case 0: bytes[at] = UInt8(random(256))
+                    case 1: for i in at..<min(bytes.count, at + 8) { bytes[i] = 0xFF }
+                    case 2: for i in at..<min(bytes.count, at + 8) { bytes[i] = 0 }
+                    default: bytes = bytes.prefix(max(1, at))
+                    }
+                }
+                if try key("fuzz\(trial).\(kind)", bytes) != nil { keyed += 1 }
+            }
+        }
+        // Most mutations leave the headers readable: the corrupt files still reach the parsers' deeper paths.
+        XCTAssertGreaterThan(keyed, 500)
+    }
 }
