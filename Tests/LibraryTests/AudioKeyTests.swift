@@ -203,6 +203,10 @@ final class AudioKeyTests: TemporaryFolderTestCase {
         XCTAssertEqual(try key("b.dsf", try dsf([tone, tone], ["TIT2": "A title", "TALB": String(repeating: "x", count: 3000)])), bare)
         XCTAssertNotEqual(try key("c.dsf", try dsf([tone, other], ["TIT2": "A title"])), bare)
         XCTAssertNotEqual(try key("mono.dsf", try dsf([tone], [:])), bare)
+        // A chunk size near 2^63 (crafted or corrupt) once overflowed the walk's offset: a trap in the scan.
+        var huge = try dsf([tone, tone], [:])
+        huge.replaceSubrange(32..<40, with: withUnsafeBytes(of: UInt64(0x7FFF_FFFF_FFFF_FFF0).littleEndian) { Data($0) })
+        XCTAssertNil(try key("huge.dsf", huge))
 
         try Synth.writeDFF([tone, tone], to: dir + "/source.dff")
         let dff = try Data(contentsOf: URL(fileURLWithPath: dir + "/source.dff"))
