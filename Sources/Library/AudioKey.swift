@@ -8,7 +8,7 @@ import Foundation
 /// - FLAC: the stream's own MD5 of its decoded samples with its sample rate, channels, bits and length
 ///   (STREAMINFO, which taggers never touch and which re-encoding at another compression level keeps).
 ///   An encoder that left the MD5 unset gets the frames' bytes, as below.
-/// - MP3 (also under an ID3v2 tag), WAV, AIFF: FNV-1a over the size, first and last 64 KiB of the bytes
+/// - MP3, MP2 and ADTS AAC (also under an ID3v2 tag), WAV, AIFF: FNV-1a over the size, first and last 64 KiB of the bytes
 ///   that hold the audio: between an ID3v2 tag and ID3v1 / APEv2 tags at the end, the `data` chunk, the
 ///   `SSND` chunk. These sample the ends only, as the content key does.
 /// - MP4 (M4A, ALAC): the same over the `mdat` payload, together with every track's sample description,
@@ -24,8 +24,10 @@ import Foundation
 ///   the `DSD ` sound chunk and the `PROP` chunk that describes it, not the `ID3 `, `DIIN` or `COMT` chunks.
 /// - Others: nil, and a changed file is analysed again.
 public enum AudioKey {
-    static let extensions: Set<String> = ["flac", "mp3", "wav", "aif", "aiff", "aifc", "m4a", "m4b", "mp4", "alac",
-                                          "ogg", "oga", "opus", "wv", "ape", "mpc", "mpp", "tta", "dsf", "dff"]
+    static let extensions: Set<String> = ["flac", "mp3", "mp2", "aac", "wav", "wave", "aif", "aiff", "aifc", "m4a", "m4b",
+                                          "mp4", "alac", "ogg", "oga", "opus", "wv", "ape", "mpc", "mpp", "tta", "dsf", "dff"]
+    /// Frame-synced streams (MPEG audio, ADTS AAC) that taggers wrap in ID3v2 before and ID3v1 / APEv2 after.
+    private static let framed: Set<String> = ["mp3", "mp2", "aac"]
     /// Where the stream of each APEv2-tagged format starts, by its magic.
     private static let apeTaggedMagic: [String: [[UInt8]]] = [
         "wv": [Array("wvpk".utf8)], "ape": [Array("MAC ".utf8)], "mpc": [Array("MPCK".utf8), Array("MP+".utf8)],
@@ -55,7 +57,7 @@ public enum AudioKey {
         case Array("DSD ".utf8): return start == 0 && kind == "dsf" ? dsf(file) : nil
         case Array("FRM8".utf8): return start == 0 && kind == "dff" ? dff(file) : nil
         default:
-            if kind == "mp3" { return mpeg(file, audioStart: start) }
+            if framed.contains(kind) { return mpeg(file, audioStart: start) }
             if let magics = apeTaggedMagic[kind], magics.contains(where: { Array(magic.prefix($0.count)) == $0 }) {
                 let end = file.endBeforeTrailingTags(after: start)
                 return end > start ? file.regionKey(start..<end) : nil
@@ -187,7 +189,8 @@ public enum AudioKey {
         return nil
     }
 
-    /// MPEG audio frames from the first frame header near `audioStart` to the ID3v1 / APEv2 tags at the end.
+    /// MPEG audio (or ADTS) frames from the first frame header near `audioStart` to the ID3v1 / APEv2 tags at
+    /// the end: both begin with at least 11 set bits of sync.
     private static func mpeg(_ file: Reader, audioStart: Int64) -> String? {
         // Taggers may leave zero padding before the first frame; anything else there is not a frame we know.
         guard let head = file.bytes(at: audioStart, count: Int(min(4096, file.size - audioStart))),

@@ -54,6 +54,11 @@ final class AudioKeyTests: TemporaryFolderTestCase {
         XCTAssertNotEqual(try key("edited.mp3", id3v2(body: 300) + edited), bare)
         // A file that is not MPEG audio behind its tag has no key.
         XCTAssertNil(try key("junk.mp3", id3v2(body: 300) + Data("OggS".utf8) + frames))
+        // MP2 and ADTS AAC are framed and tagged the same way.
+        for kind in ["mp2", "aac"] {
+            XCTAssertEqual(try key("tagged." + kind, id3v2(body: 300) + frames + apev2(items: 80) + id3v1()),
+                           try key("bare." + kind, frames), kind)
+        }
     }
 
     func testFLACKeyIsTheStreamMD5WhateverTheMetadata() throws {
@@ -78,6 +83,7 @@ final class AudioKeyTests: TemporaryFolderTestCase {
     func testWAVAndAIFFKeysAreTheirSampleChunks() throws {
         let wav = try encoded(.wav16, "a.wav")
         let bare = try XCTUnwrap(try key("bare.wav", wav))
+        XCTAssertEqual(try key("bare.wave", wav), bare)
         // A LIST chunk appended after the data, as taggers add one.
         var tagged = wav + Data("LIST".utf8) + withUnsafeBytes(of: UInt32(12).littleEndian) { Data($0) } + Data("INFOIART".utf8) + Data(count: 4)
         let riffSize = UInt32(tagged.count - 8)
