@@ -136,11 +136,11 @@ public final class LibraryScanner {
                 record.missingSince = nil
                 updates.append(record)
             } else {
+                // The audio key comes when matching: a file moved as it was has its row's already.
                 inserts.append(FileRecord(rootId: rootId, path: file.relativePath, size: file.size,
                                           mtimeNs: file.mtimeNs, inode: file.inode,
                                           contentKey: ContentKey.compute(path: absolute, size: file.size),
-                                          firstSeenAt: now, changedAt: now,
-                                          audioKey: AudioKey.compute(path: absolute, size: file.size)))
+                                          firstSeenAt: now, changedAt: now))
             }
         }
         // Rows not seen: moved when a new path carries the same content, or else the same audio (moved and
@@ -178,12 +178,23 @@ public final class LibraryScanner {
             movedIds.insert(record.id!)
             report.moved += 1
         }
+        /// A new path's audio key: the same content under the same kind of name keeps its row's, else it is read.
+        func withAudioKey(_ insert: FileRecord, sameContentAs old: FileRecord? = nil) -> FileRecord {
+            var insert = insert
+            let kind = { (path: String) in (path as NSString).pathExtension.lowercased() }
+            if let old, old.audioKey != nil, kind(old.path) == kind(insert.path) {
+                insert.audioKey = old.audioKey
+            } else {
+                insert.audioKey = AudioKey.compute(path: root.absolute(insert.path), size: insert.size)
+            }
+            return insert
+        }
         var unmatched: [FileRecord] = []
         for insert in inserts {
             if let record = take(insert.contentKey, from: &vanishedByKey) {
-                move(record, to: insert, changed: false)
+                move(record, to: withAudioKey(insert, sameContentAs: record), changed: false)
             } else {
-                unmatched.append(insert)
+                unmatched.append(withAudioKey(insert))
             }
         }
         var remainingInserts: [FileRecord] = []
