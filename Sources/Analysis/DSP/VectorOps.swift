@@ -83,6 +83,27 @@ enum VectorOps {
         return (m, s)
     }
 
+    /// Σ a[i]·b[i] for i in 0..<count: products summed in Float lanes over blocks of 512, the blocks in
+    /// Double, so a long envelope keeps Double-like precision at SIMD speed.
+    static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ count: Int) -> Double {
+        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
+        var total = 0.0
+        let vectors = count / 8
+        var v = 0
+        while v < vectors {
+            var acc = SIMD8<Float>()
+            let end = min(vectors, v + 64)
+            while v < end {
+                acc += ra.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self)
+                    * rb.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self)
+                v += 1
+            }
+            total += Double(acc.sum())
+        }
+        for i in (vectors * 8)..<count { total += Double(a[i] * b[i]) }
+        return total
+    }
+
     /// Lane-wise max |x| over the whole 8-float vectors of `count` samples (the tail is left to the caller).
     @inline(__always)
     private static func laneMaxAbs(_ p: UnsafePointer<Float>, _ count: Int) -> SIMD8<Float> {
