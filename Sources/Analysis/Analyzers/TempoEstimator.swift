@@ -57,7 +57,8 @@ public final class TempoEstimator: Analyzer {
         maxLag = Int((4 * 60 * fps / minBPM).rounded(.up)) + 2
         meanRate = Float(1 / (1.5 * fps))
         headCapacity = Int(45 * fps)
-        // 20 minutes: 400 kB; a longer file (a DJ mix, an audiobook) rarely keeps one tempo anyway.
+        // 20 minutes: 400 kB for each of the envelope and its two drum bands; a longer file (a DJ mix, an
+        // audiobook) rarely keeps one tempo anyway.
         envelopeCapacity = Int(20 * 60 * fps)
         envelope.reserveCapacity(headCapacity)
     }
