@@ -22,10 +22,13 @@ import Foundation
 ///   `MP+`, `TTA1`) to the APEv2 / ID3v1 tags these formats carry at the end.
 /// - DSF: the `fmt ` and `data` chunks (what follows is the ID3v2 tag, which the header points to); DSDIFF:
 ///   the `DSD ` sound chunk and the `PROP` chunk that describes it, not the `ID3 `, `DIIN` or `COMT` chunks.
+/// - ASF (WMA): the Data Object's packets, with every Stream Properties Object (the codec's parameters) hashed
+///   beside them; not the Header Object's other objects (Content Description, Extended Content Description,
+///   Metadata, padding), which taggers rewrite, nor the File Properties Object, whose file size they change.
 /// - Others: nil, and a changed file is analysed again.
 public enum AudioKey {
     static let extensions: Set<String> = ["flac", "mp3", "mp2", "aac", "wav", "wave", "aif", "aiff", "aifc", "m4a", "m4b",
-                                          "mp4", "alac", "ogg", "oga", "opus", "wv", "ape", "mpc", "mpp", "tta", "dsf", "dff"]
+                                          "mp4", "alac", "ogg", "oga", "opus", "wv", "ape", "mpc", "mpp", "tta", "dsf", "dff", "wma"]
     /// Frame-synced streams (MPEG audio, ADTS AAC) that taggers wrap in ID3v2 before and ID3v1 / APEv2 after.
     private static let framed: Set<String> = ["mp3", "mp2", "aac"]
     /// Where the stream of each APEv2-tagged format starts, by its magic.
@@ -56,6 +59,7 @@ public enum AudioKey {
         case Array("OggS".utf8): return start == 0 ? ogg(file) : nil
         case Array("DSD ".utf8): return start == 0 && kind == "dsf" ? dsf(file) : nil
         case Array("FRM8".utf8): return start == 0 && kind == "dff" ? dff(file) : nil
+        case Array(asfHeader.prefix(4)): return start == 0 ? asf(file) : nil
         default:
             if framed.contains(kind) { return mpeg(file, audioStart: start) }
             if let magics = apeTaggedMagic[kind], magics.contains(where: { Array(magic.prefix($0.count)) == $0 }) {
@@ -242,6 +246,33 @@ public enum AudioKey {
         return nil
     }
 
+    private static let asfHeader: [UInt8] = [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11, 0xA6, 0xD9, 0x00, 0xAA, 0x00, 0x62, 0xCE, 0x6C]
+    private static let asfData: [UInt8] = [0x36, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11, 0xA6, 0xD9, 0x00, 0xAA, 0x00, 0x62, 0xCE, 0x6C]
+    private static let asfStreamProperties: [UInt8] = [0x91, 0x07, 0xDC, 0xB7, 0xB7, 0xA9, 0xCF, 0x11, 0x8E, 0xE6, 0x00, 0xC0, 0x0C, 0x20, 0x53, 0x65]
+
+    /// ASF: the Header Object's Stream Properties Objects, then the Data Object that follows the header.
+    private static func asf(_ file: Reader) -> String? {
+        guard let header = file.bytes(at: 0, count: 30), Array(header.prefix(16)) == asfHeader,
+              let headerSize = Reader.size64(header[16..<24], limit: file.size), headerSize >= 30 else { return nil }
+        var parameters = FNV1a()
+        var streams = 0
+        var offset: Int64 = 30
+        while offset + 24 <= headerSize {
+            guard let object = file.bytes(at: offset, count: 24),
+                  let size = Reader.size64(object[16..<24], limit: headerSize - offset), size >= 24 else { return nil }
+            if Array(object.prefix(16)) == asfStreamProperties {
+                guard size <= 1 << 20, let payload = file.bytes(at: offset + 24, count: Int(size - 24)) else { return nil }
+                payload.withUnsafeBytes { parameters.addWords($0) }
+                streams += 1
+            }
+            offset += size
+        }
+        guard streams > 0, let data = file.bytes(at: headerSize, count: 24), Array(data.prefix(16)) == asfData,
+              let dataSize = Reader.size64(data[16..<24], limit: file.size - headerSize), dataSize > 24,
+              let sound = file.regionKey(headerSize..<headerSize + dataSize) else { return nil }
+        return sound + String(format: ":%016llx", parameters.value)
+    }
+
     /// Positioned reads of one open file. Small reads are served from a 64 KiB block read ahead: walking Ogg
     /// pages or MP4 atoms reads many small headers close together, and one `pread` each had made a first scan
     /// of a library with Ogg files a third slower.
@@ -413,6 +444,12 @@ public enum AudioKey {
 
         static func littleEndian(_ b: ArraySlice<UInt8>) -> UInt32 {
             b.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        }
+
+        /// A little-endian 64-bit size, when it is at most `limit` (so adding it to an offset cannot overflow).
+        static func size64(_ b: ArraySlice<UInt8>, limit: Int64) -> Int64? {
+            let value = b.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            return limit >= 0 && value <= UInt64(limit) ? Int64(value) : nil
         }
 
         static func bigEndian(_ b: ArraySlice<UInt8>) -> UInt32 {

@@ -171,7 +171,8 @@ final class AudioKeyTests: TemporaryFolderTestCase {
             endless += Data("OpusHead".utf8) + Data(repeating: 1, count: 255 * 255 - 8)
         }
         XCTAssertNil(try key("endless.opus", endless))
-        XCTAssertFalse(AudioKey.applies(to: "x/y.wma"))
+        XCTAssertFalse(AudioKey.applies(to: "x/y.mka"))
+        XCTAssertTrue(AudioKey.applies(to: "x/y.wma"))
         XCTAssertTrue(AudioKey.applies(to: "x/Y.FLAC"))
         XCTAssertTrue(AudioKey.applies(to: "x/y.wv"))
     }
@@ -229,6 +230,44 @@ final class AudioKeyTests: TemporaryFolderTestCase {
         XCTAssertNotEqual(try key("mono.dff", try Data(contentsOf: URL(fileURLWithPath: dir + "/mono.dff"))), plain)
     }
 
+    /// An ASF (WMA) file as muxers and taggers lay it out: the Header Object (File Properties, Stream
+    /// Properties, Content Description, padding) and then the Data Object with the packets.
+    func asf(packets: Data, stream: Data = Data(repeating: 7, count: 90), tags: Int = 40, fileSize: UInt64 = 1234) -> Data {
+        func guid(_ bytes: [UInt8]) -> Data { Data(bytes) }
+        func object(_ id: [UInt8], _ payload: Data) -> Data {
+            guid(id) + withUnsafeBytes(of: UInt64(24 + payload.count).littleEndian) { Data($0) } + payload
+        }
+        let fileProperties = object([0xA1, 0xDC, 0xAB, 0x8C, 0x47, 0xA9, 0xCF, 0x11, 0x8E, 0xE4, 0x00, 0xC0, 0x0C, 0x20, 0x53, 0x65],
+                                    Data(repeating: 1, count: 16) + withUnsafeBytes(of: fileSize.littleEndian) { Data($0) } + Data(repeating: 2, count: 64))
+        let streamProperties = object([0x91, 0x07, 0xDC, 0xB7, 0xB7, 0xA9, 0xCF, 0x11, 0x8E, 0xE6, 0x00, 0xC0, 0x0C, 0x20, 0x53, 0x65], stream)
+        let description = object([0x33, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11, 0xA6, 0xD9, 0x00, 0xAA, 0x00, 0x62, 0xCE, 0x6C],
+                                 Data(repeating: 0x41, count: tags))
+        let children = fileProperties + streamProperties + description
+        var header = guid([0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11, 0xA6, 0xD9, 0x00, 0xAA, 0x00, 0x62, 0xCE, 0x6C])
+        header += withUnsafeBytes(of: UInt64(30 + children.count).littleEndian) { Data($0) } + Data([3, 0, 0, 0, 1, 2]) + children
+        let data = object([0x36, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11, 0xA6, 0xD9, 0x00, 0xAA, 0x00, 0x62, 0xCE, 0x6C],
+                          Data(repeating: 9, count: 26) + packets)
+        return header + data
+    }
+
+    /// Taggers rewrite an ASF file's Header Object (its tags, and with them the file size it records); the
+    /// packets in the Data Object and the codec's parameters in the Stream Properties stay as they were.
+    func testASFKeyIsItsPacketsAndCodecNotTheHeaderTaggersRewrite() throws {
+        var rng = SplitMix(seed: 6)
+        let packets = Data((0..<150_000).map { _ in UInt8(truncatingIfNeeded: Int(rng.unit() * 256)) })
+        let bare = try XCTUnwrap(try key("a.wma", asf(packets: packets)))
+        XCTAssertEqual(try key("b.wma", asf(packets: packets, tags: 40_000, fileSize: 99_999)), bare)
+        var edited = packets
+        edited[edited.count - 100] ^= 0x55
+        XCTAssertNotEqual(try key("c.wma", asf(packets: edited)), bare)
+        XCTAssertNotEqual(try key("d.wma", asf(packets: packets, stream: Data(repeating: 8, count: 90))), bare)
+        // A Data Object announcing more than the file holds, or none after the header: no key.
+        XCTAssertNil(try key("e.wma", asf(packets: packets).prefix(60_000)))
+        let empty = asf(packets: Data())
+        XCTAssertNotNil(try key("f.wma", empty))
+        XCTAssertNil(try key("g.wma", empty.prefix(empty.count - 50)))
+    }
+
     /// The scan computes audio keys in the supervisor, where a trap would end the whole run: corrupt headers
     /// (sizes that overflow, point past the end or loop, truncated files) give a key or none, never a crash.
     func testCorruptFilesNeverTrap() throws {
@@ -245,6 +284,7 @@ final class AudioKeyTests: TemporaryFolderTestCase {
             ("wv", stream + apev2(items: 64) + id3v1()),
             ("dsf", try Data(contentsOf: URL(fileURLWithPath: dir + "/seed.dsf"))),
             ("dff", try Data(contentsOf: URL(fileURLWithPath: dir + "/seed.dff"))),
+            ("wma", asf(packets: Data(repeating: 5, count: 3000), tags: 200)),
         ]
         seeds = seeds.map { ($0.0, Data($0.1.prefix(40_000) + $0.1.suffix(2_000))) }
         var rng = SplitMix(seed: 99)
@@ -268,6 +308,6 @@ final class AudioKeyTests: TemporaryFolderTestCase {
             }
         }
         // Most mutations leave the headers readable: the corrupt files still reach the parsers' deeper paths.
-        XCTAssertGreaterThan(keyed, 500)
+        XCTAssertGreaterThan(keyed, 550)
     }
 }

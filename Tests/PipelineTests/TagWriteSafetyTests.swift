@@ -145,6 +145,23 @@ final class TagWriteSafetyTests: LibraryTestCase {
     }
 
     // 15. A 250-byte name: the temporary name no longer grows with the original's.
+    // A WMA file whose tags grow by 40 KB (a long lyrics or comment) decodes to the same samples, but FFmpeg
+    // then estimates it 21.6 s long instead of 20.0 s, so the copy read as truncated and the write was
+    // refused though no sample had changed.
+    func testAWMAFileWhoseTagsGrowLongIsWritten() throws {
+        guard Synth.run("ffmpeg", ["-version"]) == 0 else { throw XCTSkip("needs the ffmpeg command") }
+        try Synth.write(Synth.sine(frequency: 440, seconds: 20), to: dir + "/src.wav", format: .wav16)
+        let path = library + "/A/w.wma"
+        XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav", "-c:a", "wmav2", "-b:a", "128k", path]), 0)
+        let before = try AudioDigest.of(path: path)
+        XCTAssertEqual(try spindle(["scan"]).status, 0)
+        let r = try spindle(["tags", "set", "A/w.wma", "--set", "TITLE=Grown", "--set", "COMMENT=" + String(repeating: "y", count: 20_000)])
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        XCTAssertEqual(try title(path), "Grown")
+        let after = try AudioDigest.of(path: path)
+        XCTAssertTrue(after.sameAudio(as: before), "\(after) against \(before)")
+    }
+
     func testAFileWithALongNameCanBeEdited() throws {
         let name = String(repeating: "n", count: 245) + ".flac"
         try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/A/" + name, format: .flac16)
