@@ -115,7 +115,12 @@ final class FFmpegDecoder: AudioDecoder {
 
         var frames: Int64? = nil
         let timeBase = stream.pointee.time_base
-        if stream.pointee.duration != SPN_AV_NOPTS_VALUE, stream.pointee.duration > 0, timeBase.den > 0 {
+        // A length FFmpeg estimated from the file's size and bitrate is no length: it shrinks with a truncated
+        // file (so it never reveals one) and grows with its tags (a WMA whose header grew by 40 KB read as
+        // 21.6 s long for 20.0 s of audio, and so as truncated).
+        if ctx.pointee.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE {
+            frames = nil
+        } else if stream.pointee.duration != SPN_AV_NOPTS_VALUE, stream.pointee.duration > 0, timeBase.den > 0 {
             frames = av_rescale_q(stream.pointee.duration, timeBase, AVRational(num: 1, den: Int32(sampleRate)))
         } else if ctx.pointee.duration != SPN_AV_NOPTS_VALUE, ctx.pointee.duration > 0 {
             frames = ctx.pointee.duration * Int64(sampleRate) / Int64(AV_TIME_BASE)

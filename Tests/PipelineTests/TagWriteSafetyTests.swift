@@ -160,6 +160,8 @@ final class TagWriteSafetyTests: LibraryTestCase {
         XCTAssertEqual(try title(path), "Grown")
         let after = try AudioDigest.of(path: path)
         XCTAssertTrue(after.sameAudio(as: before), "\(after) against \(before)")
+        // Nor is the written file reported damaged: FFmpeg's length from the bitrate is not taken as its length.
+        XCTAssertFalse(after.damaged, "\(after)")
     }
 
     func testAFileWithALongNameCanBeEdited() throws {
