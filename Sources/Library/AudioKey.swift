@@ -212,8 +212,7 @@ public enum AudioKey {
               Reader.littleEndian(head[8..<12]) == 0 else { return nil }
         var offset: Int64 = 28
         while let header = file.bytes(at: offset, count: 12) {
-            let length = Int64(Reader.littleEndian(header[4..<8])) | Int64(Reader.littleEndian(header[8..<12])) << 32
-            guard length >= 12, length <= file.size else { return nil }
+            guard let length = Reader.size64(header[4..<12], limit: file.size), length >= 12 else { return nil }
             if Array(header[0..<4]) == Array("data".utf8) { return file.regionKey(28..<min(file.size, offset + length)) }
             offset += length
         }
@@ -237,7 +236,7 @@ public enum AudioKey {
                 guard let properties, let sound = file.regionKey(payload..<min(file.size, payload + length)) else { return nil }
                 var hash = FNV1a()
                 properties.withUnsafeBytes { hash.addWords($0) }
-                return sound + String(format: ":%016llx", hash.value)
+                return withParameters(sound, hash)
             default:
                 break
             }
@@ -270,7 +269,13 @@ public enum AudioKey {
         guard streams > 0, let data = file.bytes(at: headerSize, count: 24), Array(data.prefix(16)) == asfData,
               let dataSize = Reader.size64(data[16..<24], limit: file.size - headerSize), dataSize > 24,
               let sound = file.regionKey(headerSize..<headerSize + dataSize) else { return nil }
-        return sound + String(format: ":%016llx", parameters.value)
+        return withParameters(sound, parameters)
+    }
+
+    /// A sound region's key with the hash of the parameters that decide how it decodes (DSDIFF's `PROP`,
+    /// ASF's Stream Properties) beside it.
+    private static func withParameters(_ sound: String, _ parameters: FNV1a) -> String {
+        sound + String(format: ":%016llx", parameters.value)
     }
 
     /// Positioned reads of one open file. Small reads are served from a 64 KiB block read ahead: walking Ogg
@@ -446,7 +451,8 @@ public enum AudioKey {
             b.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         }
 
-        /// A little-endian 64-bit size, when it is at most `limit` (so adding it to an offset cannot overflow).
+        /// A little-endian 64-bit size (DSF, ASF), when it is at most `limit` (so adding it to an offset cannot
+        /// overflow).
         static func size64(_ b: ArraySlice<UInt8>, limit: Int64) -> Int64? {
             let value = b.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
             return limit >= 0 && value <= UInt64(limit) ? Int64(value) : nil
