@@ -35,7 +35,6 @@ public final class TempoEstimator: Analyzer {
     private let minBPM: Double
     private let maxBPM: Double
     private let maxLag: Int
-    private var count = 0
     /// The mono mix's largest |sample| so far, followed only until it reaches `gatedPeak`.
     private var mixPeak: Float = 0
     private let meanRate: Float
@@ -125,7 +124,6 @@ public final class TempoEstimator: Analyzer {
             kick.append(strength.kick)
             snare.append(strength.snare)
         }
-        count += 1
     }
 
     /// What of the envelope rises above its `strongPercentile`, the rest zero.
@@ -155,7 +153,7 @@ public final class TempoEstimator: Analyzer {
 
     public func finish() -> TempoResult {
         let fps = onsets.framesPerSecond
-        guard count > Int(4 * fps) else { return TempoResult(bpm: nil, confidence: 0, firstBeat: nil) }
+        guard envelope.count > Int(4 * fps) else { return TempoResult(bpm: nil, confidence: 0, firstBeat: nil) }
         let acf = Autocorrelation.of(Autocorrelation.detrended(envelope, rate: meanRate), maxLag: maxLag)
         guard acf[0] > 0, acf[1] >= Self.alternatingEnvelope * acf[0],
               mixPeak < Self.gatedPeak || strongestOnsets() >= Self.audibleOnsets else {

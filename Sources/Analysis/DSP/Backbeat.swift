@@ -17,12 +17,13 @@ enum Backbeat {
         let energy: Double
 
         init?(kick: [Float], snare: [Float], framesPerSecond: Double) {
+            guard kick.count == snare.count, !kick.isEmpty else { return nil }
             let width = Int(Backbeat.levelSeconds * framesPerSecond) | 1
             self.kick = Backbeat.withoutLevel(kick, width: width)
             self.snare = Backbeat.withoutLevel(snare, width: width)
             let k = self.kick.withUnsafeBufferPointer { VectorOps.dot($0.baseAddress!, $0.baseAddress!, $0.count) }
             let s = self.snare.withUnsafeBufferPointer { VectorOps.dot($0.baseAddress!, $0.baseAddress!, $0.count) }
-            guard kick.count == snare.count, kick.count > 0, k > 0, s > 0 else { return nil }
+            guard k > 0, s > 0 else { return nil }
             energy = (k * s).squareRoot()
         }
 
