@@ -11,15 +11,6 @@ public struct AudioDigest: Sendable, Equatable, CustomStringConvertible {
     public var hash: UInt64
     public var damaged: Bool
 
-    /// The same samples, as many of them, in the same format: the same audio, whatever either file's
-    /// header claims. `damaged` is left out because its "truncated" compares the frames decoded with a
-    /// length the container announces or a decoder estimates, and a tag edit can move that estimate
-    /// without touching a sample: FFmpeg reads a WMA file whose tags grew by 40 KB as 21.6 s long though it
-    /// holds the same 20.0 s. A copy that lost audio decodes fewer frames or other samples, and differs here.
-    public func sameAudio(as other: AudioDigest) -> Bool {
-        sampleRate == other.sampleRate && channels == other.channels && frames == other.frames && hash == other.hash
-    }
-
     public var description: String {
         "\(frames) frames at \(sampleRate) Hz × \(channels)\(damaged ? " (damaged)" : ""), hash \(String(hash, radix: 16))"
     }

@@ -28,7 +28,7 @@ enum TagFileWrite {
             do { after = try AudioDigest.of(path: copy) } catch {
                 throw TagError(path: relativePath, reason: "the edited copy does not decode (\(error)); the original is untouched")
             }
-            guard before.sameAudio(as: after) else {
+            guard before == after else {
                 throw TagError(path: relativePath, reason: "the edited copy's audio differs from the original's "
                     + "(\(after) instead of \(before)); the original is untouched")
             }
