@@ -47,6 +47,8 @@ public enum ContainerSniffer {
         if ascii("fLaC") { return .flac }
         if ascii("OggS") { return .ogg }
         if ascii("RIFF") && ascii("WAVE", at: 8) { return .wav }
+        // RIFX: the same WAVE chunks with big-endian sizes and samples. libsndfile reads it; FFmpeg does not.
+        if ascii("RIFX") && ascii("WAVE", at: 8) { return .wav }
         if (ascii("RF64") || ascii("BW64")) && ascii("WAVE", at: 8) { return .wav }
         if ascii("FORM") && (ascii("AIFF", at: 8) || ascii("AIFC", at: 8)) { return .aiff }
         if ascii("ftyp", at: 4) { return .mp4 }

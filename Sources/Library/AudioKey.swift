@@ -54,7 +54,8 @@ public enum AudioKey {
         guard let magic = file.bytes(at: start, count: 4) else { return nil }
         switch Array(magic) {
         case Array("fLaC".utf8): return flac(file, streamStart: start)
-        case Array("RIFF".utf8): return start == 0 ? riff(file) : nil
+        case Array("RIFF".utf8): return start == 0 ? riff(file, bigEndian: false) : nil
+        case Array("RIFX".utf8): return start == 0 ? riff(file, bigEndian: true) : nil
         case Array("FORM".utf8): return start == 0 ? aiff(file) : nil
         case Array("OggS".utf8): return start == 0 ? ogg(file) : nil
         case Array("DSD ".utf8): return start == 0 && kind == "dsf" ? dsf(file) : nil
@@ -88,10 +89,10 @@ public enum AudioKey {
         return file.regionKey(offset..<file.size)
     }
 
-    /// The `data` chunk of a RIFF WAVE file.
-    private static func riff(_ file: Reader) -> String? {
+    /// The `data` chunk of a RIFF WAVE file (RIFX: the big-endian variant).
+    private static func riff(_ file: Reader, bigEndian: Bool) -> String? {
         guard let form = file.bytes(at: 8, count: 4), Array(form) == Array("WAVE".utf8) else { return nil }
-        return file.chunk("data", from: 12, bigEndian: false)
+        return file.chunk("data", from: 12, bigEndian: bigEndian)
     }
 
     /// The `SSND` chunk of an AIFF or AIFF-C file.

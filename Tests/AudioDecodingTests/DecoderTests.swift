@@ -33,7 +33,7 @@ final class DecoderTests: TemporaryFolderTestCase {
         let music = Synth.sine(frequency: 440, seconds: 7.3, amplitude: 0.5)
         for (name, format, codec) in [("a.wav", Synth.FileFormat.wav16, "pcm"), ("a.flac", .flac16, "flac"),
                                       ("b.flac", .flac24, "flac"), ("a.aiff", .aiff16, "pcm"),
-                                      ("f.wav", .wavFloat, "pcm")] {
+                                      ("f.wav", .wavFloat, "pcm"), ("big-endian.wav", .wavBigEndian, "pcm")] {
             let path = dir + "/" + name
             try Synth.write(music, to: path, format: format)
             try assertDuration(path, expected: 7.3, codec: codec)
@@ -183,14 +183,18 @@ final class DecoderTests: TemporaryFolderTestCase {
         }
     }
 
+    // A big-endian WAV (RIFX) used to go to FFmpeg, which read its 16-bit samples as little-endian: a sine at
+    // −6 dBFS came out as full-scale noise (+1.4 LUFS, a ReplayGain of −19 dB).
     func testSampleValuesSurviveDecoding() throws {
         let music = Synth.sine(frequency: 1000, seconds: 1, amplitude: 0.5)
-        try Synth.write(music, to: dir + "/v.flac", format: .flac24)
-        let decoder = try AudioDecoders.open(path: dir + "/v.flac")
-        var out = [Float](repeating: 0, count: 44100 * 2)
-        let n = out.withUnsafeMutableBufferPointer { decoder.read(into: $0.baseAddress!, frames: 44100) }
-        XCTAssertEqual(n, 44100)
-        for i in stride(from: 0, to: out.count, by: 97) { XCTAssertEqual(out[i], music[i], accuracy: 1e-5) }
+        for (name, format, tolerance) in [("v.flac", Synth.FileFormat.flac24, Float(1e-5)), ("v.wav", .wavBigEndian, 1e-4)] {
+            try Synth.write(music, to: dir + "/" + name, format: format)
+            let decoder = try AudioDecoders.open(path: dir + "/" + name)
+            var out = [Float](repeating: 0, count: 44100 * 2)
+            let n = out.withUnsafeMutableBufferPointer { decoder.read(into: $0.baseAddress!, frames: 44100) }
+            XCTAssertEqual(n, 44100, name)
+            for i in stride(from: 0, to: out.count, by: 97) { XCTAssertEqual(out[i], music[i], accuracy: tolerance, name) }
+        }
     }
 
     private func truncate(_ path: String, keeping fraction: Double) throws {

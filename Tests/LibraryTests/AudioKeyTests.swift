@@ -93,6 +93,15 @@ final class AudioKeyTests: TemporaryFolderTestCase {
         let aiff = try encoded(.aiff16, "a.aiff")
         XCTAssertNotNil(try key("a.aiff", aiff))
         XCTAssertNotEqual(try key("b.aiff", try encoded(.aiff16, "b.aiff", frequency: 550)), try key("a2.aiff", aiff))
+        // RIFX, the big-endian WAVE: its chunk sizes are big-endian too, so a LIST chunk after the data is
+        // passed over only when they are read so.
+        let rifx = try encoded(.wavBigEndian, "x.wav")
+        XCTAssertEqual(Array(rifx.prefix(4)), Array("RIFX".utf8))
+        let bareRIFX = try XCTUnwrap(try key("bare-x.wav", rifx))
+        var taggedRIFX = rifx + Data("LIST".utf8) + withUnsafeBytes(of: UInt32(12).bigEndian) { Data($0) } + Data("INFOIART".utf8) + Data(count: 4)
+        taggedRIFX.replaceSubrange(4..<8, with: withUnsafeBytes(of: UInt32(taggedRIFX.count - 8).bigEndian) { Data($0) })
+        XCTAssertEqual(try key("tagged-x.wav", taggedRIFX), bareRIFX)
+        XCTAssertNotEqual(try key("other-x.wav", try encoded(.wavBigEndian, "y.wav", frequency: 550)), bareRIFX)
     }
 
     /// An MP4 box: 32-bit size, type, payload.
