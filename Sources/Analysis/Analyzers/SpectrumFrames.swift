@@ -108,7 +108,9 @@ public final class SpectrumFrameAnalyzer: Analyzer {
             emitFrame()
         }
         if n >= size {
-            for i in 0..<size { tail[i] = mono[n - size + i] }
+            tail.withUnsafeMutableBufferPointer { t in
+                t.baseAddress!.update(from: mono.baseAddress! + (n - size), count: size)
+            }
         } else {
             tail.removeFirst(n)
             tail.append(contentsOf: mono[0..<n])
