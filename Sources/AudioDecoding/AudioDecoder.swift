@@ -57,6 +57,10 @@ public enum AudioDecoders {
                 // Ogg FLAC, exotic WAV codecs, FLAC behind ID3: FFmpeg decodes what libsndfile cannot.
                 do { decoder = try FFmpegDecoder(path: path) } catch { throw sndfileError }
             }
+        case .rifx:
+            // Never FFmpeg: this build reads a big-endian WAV's 16-bit samples as little-endian, and a sine
+            // comes out as full-scale noise. What libsndfile cannot open is refused.
+            decoder = try SndfileDecoder(path: path)
         case .mp4, .adts, .wavpack, .ape, .asf, .caf, .matroska:
             decoder = try FFmpegDecoder(path: path)
         case .unknown:

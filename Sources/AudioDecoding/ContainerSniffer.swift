@@ -3,7 +3,8 @@ import Foundation
 /// The container a file's first bytes announce. Decoders are chosen from this, never from the extension,
 /// so a FLAC named `.mp3` decodes and random bytes named `.flac` are refused.
 public enum Container: String, Sendable {
-    case flac, ogg, wav, aiff, mp3, mp4, adts, wavpack, ape, asf, caf, matroska, au, unknown
+    /// `rifx`: WAVE with big-endian sizes and samples, which only libsndfile reads right.
+    case flac, ogg, wav, rifx, aiff, mp3, mp4, adts, wavpack, ape, asf, caf, matroska, au, unknown
 }
 
 public enum ContainerSniffer {
@@ -47,8 +48,7 @@ public enum ContainerSniffer {
         if ascii("fLaC") { return .flac }
         if ascii("OggS") { return .ogg }
         if ascii("RIFF") && ascii("WAVE", at: 8) { return .wav }
-        // RIFX: the same WAVE chunks with big-endian sizes and samples. libsndfile reads it; FFmpeg does not.
-        if ascii("RIFX") && ascii("WAVE", at: 8) { return .wav }
+        if ascii("RIFX") && ascii("WAVE", at: 8) { return .rifx }
         if (ascii("RF64") || ascii("BW64")) && ascii("WAVE", at: 8) { return .wav }
         if ascii("FORM") && (ascii("AIFF", at: 8) || ascii("AIFC", at: 8)) { return .aiff }
         if ascii("ftyp", at: 4) { return .mp4 }

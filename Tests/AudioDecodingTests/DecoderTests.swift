@@ -197,6 +197,26 @@ final class DecoderTests: TemporaryFolderTestCase {
         }
     }
 
+    // A big-endian WAV whose data size was never filled in (0, with the samples after it) must not go to
+    // FFmpeg as a little-endian one would: it reads the samples byte-swapped, as noise up to full scale.
+    func testABigEndianWAVIsNeverReadByteSwapped() throws {
+        let path = dir + "/unsized.wav"
+        try Synth.write(Synth.sine(frequency: 440, seconds: 2, amplitude: 0.5), to: path, format: .wavBigEndian)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let data = try XCTUnwrap(bytes.range(of: Data("data".utf8)))
+        bytes.replaceSubrange(data.upperBound..<(data.upperBound + 4), with: Data(count: 4))
+        try bytes.write(to: URL(fileURLWithPath: path))
+        guard let decoder = try? AudioDecoders.open(path: path) else { return }   // refused: fine
+        var buffer = [Float](repeating: 0, count: 4096 * decoder.format.channels)
+        var loudest: Float = 0
+        while true {
+            let n = buffer.withUnsafeMutableBufferPointer { decoder.read(into: $0.baseAddress!, frames: 4096) }
+            if n == 0 { break }
+            for i in 0..<(n * decoder.format.channels) { loudest = max(loudest, abs(buffer[i])) }
+        }
+        XCTAssertLessThanOrEqual(loudest, 0.51, "decoded byte-swapped")
+    }
+
     private func truncate(_ path: String, keeping fraction: Double) throws {
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
         try truncate(path, bytes: Int(Double(size) * fraction))
