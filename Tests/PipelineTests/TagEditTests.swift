@@ -267,6 +267,8 @@ final class TagEditTests: XCTestCase {
         let set = try CLI.run(["--db", db, "--library", library, "tags", "set", "a.dsf", "--set", "TITLE=New"])
         XCTAssertEqual(set.status, 3)
         XCTAssertTrue(set.stdout.contains("refused a.dsf"), set.stdout)
+        // The refusal names the container, not only the codec (TagLib writes AAC in .m4a, not in .aac).
+        XCTAssertTrue(set.stdout.contains("cannot write tags into this .dsf file holding dsd"), set.stdout)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: library + "/a.dsf")), before)
         let shown = try CLI.run(["--db", db, "--library", library, "tags", "show", "a.dsf"])
         XCTAssertTrue(shown.stdout.contains("TITLE = Original"), shown.stdout)

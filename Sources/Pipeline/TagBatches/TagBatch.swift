@@ -99,8 +99,11 @@ public enum TagBatch {
                 if skipUnwritable {
                     unwritable.append(path)
                 } else {
+                    // Name the container as well as the codec: TagLib writes AAC in .m4a but not in .aac or .mka.
+                    let kind = (path as NSString).pathExtension.isEmpty ? "file" : "." + (path as NSString).pathExtension.lowercased() + " file"
+                    let holding = current.codec.isEmpty ? "" : " holding \(current.codec)"
                     refusals.append(Refusal(input: path, reason: "its format's tags can be read but not written "
-                                            + "(TagLib 1.13 has no writer for \(current.codec.isEmpty ? "it" : current.codec))"))
+                                            + "(TagLib 1.13 cannot write tags into this \(kind)\(holding))"))
                 }
                 continue
             }
