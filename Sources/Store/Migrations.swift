@@ -319,6 +319,17 @@ enum Migrations {
             // The audio's identity apart from its tags, so that a file another tagger rewrote keeps its analysis.
             try db.alter(table: "files") { t in t.add(column: "audio_key", .text) }
         }
+        migrator.registerMigration("v14-reanalyse-wav-decoded-by-ffmpeg") { db in
+            // Big-endian WAVs (RIFX) used to be decoded by FFmpeg, which read their samples byte-swapped: their
+            // stored loudness, tempo and the rest describe noise. Every .wav analysis that FFmpeg's PCM decoders
+            // made (libsndfile, which decodes the other WAVs, names its codec plain "pcm") is made stale, so the
+            // next run decodes it again: the RIFX ones right, the few others (a data size never filled in) as before.
+            try db.execute(sql: """
+                UPDATE analysis SET analyzer_versions = '{}'
+                WHERE codec LIKE 'pcm\\_%' ESCAPE '\\'
+                  AND file_id IN (SELECT id FROM files WHERE lower(path) LIKE '%.wav' OR lower(path) LIKE '%.wave')
+                """)
+        }
         return migrator
     }
 }

@@ -51,6 +51,38 @@ final class MigrationTests: XCTestCase {
         }
     }
 
+    // Big-endian WAVs were decoded by FFmpeg, byte-swapped, before e332657: their stored analysis is garbage.
+    // Upgrading makes stale every .wav analysis FFmpeg's PCM decoders made, and nothing else.
+    func testWAVsDecodedByFFmpegAreAnalysedAgainAfterTheUpgrade() throws {
+        let path = dir + "/wav.db"
+        let rows = [("a.wav", "pcm_s16le"), ("b.wav", "pcm"), ("c.w64", "pcm_s16le"), ("D.WAV", "pcm_s16be"),
+                    ("e.wave", "pcm_f32le"), ("f.flac", "flac"), ("g.wav", "adpcm_ms")]
+        do {
+            let old = try SpindleDatabase(path: path, upTo: "v13-audio-key")
+            try old.writer.write { db in
+                try db.execute(sql: "INSERT INTO library_roots (id, path, added_at) VALUES (1, '/music', ?)", arguments: [Date()])
+                for (i, (name, codec)) in rows.enumerated() {
+                    try db.execute(sql: """
+                        INSERT INTO files (id, root_id, path, name, size, mtime_ns, content_key, status, first_seen_at, changed_at)
+                        VALUES (?, 1, ?, ?, 10, 1, 'k', 'present', ?, ?)
+                        """, arguments: [i + 1, name, name.lowercased(), Date(), Date()])
+                    try db.execute(sql: """
+                        INSERT INTO analysis (file_id, content_key, analyzer_version, analyzed_at, status, codec, analyzer_versions)
+                        VALUES (?, 'k', 3, ?, 'ok', ?, '{"tempo":10}')
+                        """, arguments: [i + 1, Date(), codec])
+                }
+            }
+        }
+        let upgraded = try SpindleDatabase(path: path)
+        let versions = try upgraded.writer.read { db in
+            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
+                SELECT f.path, a.analyzer_versions FROM analysis a JOIN files f ON f.id = a.file_id
+                """).map { ($0[0] as String, $0[1] as String) })
+        }
+        XCTAssertEqual(versions, ["a.wav": "{}", "b.wav": "{\"tempo\":10}", "c.w64": "{\"tempo\":10}", "D.WAV": "{}",
+                                  "e.wave": "{}", "f.flac": "{\"tempo\":10}", "g.wav": "{\"tempo\":10}"])
+    }
+
     func testMigrationNamesAreAppendOnly() {
         // Renaming or reordering a shipped migration would re-run it on users' databases.
         XCTAssertEqual(Array(SpindleDatabase.migrationNames.prefix(6)), ["v1-file-index", "v2-analysis", "v3-runtime", "v4-paths", "v5-genres", "v6-tags"])
