@@ -113,12 +113,22 @@ public final class PathResolver: Sendable {
                 r.refused = "\(relative) is a symlink that leads outside the library root"
                 return r
             case .absent:
-                continue
+                // The same path in another Unicode form (a Mac's decomposed names, asked for composed): the
+                // file's own path all the same, so found by strategy 1 or 2. String equality is canonical.
+                guard relative.unicodeScalars.contains(where: { !$0.isASCII }) else { continue }
+                let spelled = try database.writer.read { db in
+                    try FileQueries.presentPaths(db, rootId: rootId, named: FileRecord.nameKey(relative))
+                }
+                if let onDisk = spelled.first(where: { $0 == relative }), case .file = check(onDisk) {
+                    r.resolved = onDisk
+                    r.strategy = drop == 0 ? 1 : 2
+                    return r
+                }
             }
         }
 
         // 3: the file name in the index.
-        let name = components.last!.lowercased()
+        let name = FileRecord.nameKey(components.last!)
         r.tried.append("name:\(name)")
         let byName = try database.writer.read { db in try FileQueries.presentPaths(db, rootId: rootId, named: name) }
         let folders = components.dropLast().map { $0.lowercased() }

@@ -330,6 +330,19 @@ enum Migrations {
                   AND file_id IN (SELECT id FROM files WHERE lower(path) LIKE '%.wav' OR lower(path) LIKE '%.wave')
                 """)
         }
+        migrator.registerMigration("v15-composed-names") { db in
+            // File names and path words in Unicode's composed form (NFC), so that a Mac's decomposed names
+            // (Hangul as jamo) are found by the composed ones players send (`FileRecord.nameKey`, `PathWords`).
+            let rows = try Row.fetchAll(db, sql: "SELECT id, path FROM files")
+            for row in rows {
+                let path: String = row[1]
+                try db.execute(sql: "UPDATE files SET name = ? WHERE id = ?", arguments: [FileRecord.nameKey(path), row[0] as Int64])
+            }
+            try db.execute(sql: """
+                DELETE FROM file_words;
+                INSERT INTO file_words(rowid, words) SELECT id, spindle_path_words(path) FROM files;
+                """)
+        }
         return migrator
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// The words of a path for fuzzy matching: case and accents folded, split on anything that is not a letter
+/// The words of a path for fuzzy matching: composed (NFC), case and accents folded, split on anything that is not a letter
 /// or digit, without the file's extension and without its leading track number ("01 ", "1-03. ", "07 - "),
 /// which says nothing about which song it is. Other numbers ("Song 2", "1999") are kept.
 /// The fuzzy index (`file_words`) holds exactly these words, through the SQL function `spindle_path_words`,
@@ -25,7 +25,9 @@ public enum PathWords {
         var out: [String] = []
         var seen = Set<String>()
         for text in components + [name] {
-            let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            // Composed first: decomposed Hangul (a Mac's file names) is jamo, which no folding joins into syllables.
+            let folded = text.precomposedStringWithCanonicalMapping
+                .folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             for token in folded.split(whereSeparator: { !($0.isLetter || $0.isNumber) }) {
                 let word = String(token)
                 if seen.insert(word).inserted { out.append(word) }

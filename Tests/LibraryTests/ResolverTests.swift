@@ -82,6 +82,41 @@ final class ResolverTests: XCTestCase {
         XCTAssertEqual(accents.resolved, "Ünïcödé Band/Ålbum/07 Ça va.ogg")
     }
 
+    // A library copied from a Mac keeps its names decomposed (NFD: "é" as e + U+0301, Hangul as jamo), and
+    // players and servers send them composed (NFC). Before, the Hangul path was found by no strategy and the
+    // accented one only by fuzzy words (a guess, refused for writes).
+    func testComposedPathsFindTheirDecomposedNamesOnDisk() throws {
+        let names = ["Beyoncé/Déjà Vu.flac", "하늘빛/봄날/03 여름밤.flac"]
+        for name in names {
+            let path = library + "/" + name.decomposedStringWithCanonicalMapping
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try Synth.write(Synth.sine(frequency: 330, seconds: 0.2, amplitude: 0.2), to: path, format: .flac16)
+        }
+        let database = try SpindleDatabase(path: dir + "/spindle.db")
+        let root = try LibraryRoot(path: library)
+        _ = try LibraryScanner(database: database, root: root).scan()
+        resolver = try PathResolver(database: database, root: root)
+        func bytes(_ s: String?) -> [UInt8]? { s.map { Array($0.utf8) } }
+        for name in names {
+            let asked = name.precomposedStringWithCanonicalMapping, onDisk = name.decomposedStringWithCanonicalMapping
+            XCTAssertNotEqual(bytes(asked), bytes(onDisk))
+            let direct = try resolver.resolve(asked)
+            XCTAssertEqual(bytes(direct.resolved), bytes(onDisk), name)
+            XCTAssertEqual(direct.strategy, 1, name)
+            XCTAssertTrue(direct.isExact, name)
+            let container = try resolver.resolve("/music/" + asked)
+            XCTAssertEqual(bytes(container.resolved), bytes(onDisk), name)
+            XCTAssertEqual(container.strategy, 2, name)
+        }
+        let byName = try resolver.resolve("Elsewhere/03 여름밤.flac")
+        XCTAssertEqual(byName.strategy, 3)
+        XCTAssertEqual(bytes(byName.resolved), bytes("하늘빛/봄날/03 여름밤.flac".decomposedStringWithCanonicalMapping))
+        let byWords = try resolver.resolve("하늘빛/봄날/01 - 여름밤.mp3")
+        XCTAssertEqual(byWords.strategy, 4)
+        XCTAssertEqual(bytes(byWords.resolved), bytes("하늘빛/봄날/03 여름밤.flac".decomposedStringWithCanonicalMapping))
+    }
+
     func testNoMatchReturnsNullWithEverythingTried() throws {
         let r = try resolver.resolve("Nobody/Nothing/01 Silence Of The Void.flac")
         XCTAssertNil(r.resolved)

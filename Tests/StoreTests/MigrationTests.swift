@@ -83,6 +83,32 @@ final class MigrationTests: XCTestCase {
                                   "e.wave": "{}", "f.flac": "{\"tempo\":10}", "g.wav": "{\"tempo\":10}"])
     }
 
+    // Names and path words indexed before v15 kept a Mac's decomposed form (Hangul as jamo), which the composed
+    // names players send never matched: the upgrade recomputes both in composed form.
+    func testDecomposedNamesAreIndexedComposedAfterTheUpgrade() throws {
+        let path = dir + "/nfd.db"
+        let onDisk = "하늘빛/여름밤.flac".decomposedStringWithCanonicalMapping
+        do {
+            let old = try SpindleDatabase(path: path, upTo: "v14-reanalyse-wav-decoded-by-ffmpeg")
+            try old.writer.write { db in
+                try db.execute(sql: "INSERT INTO library_roots (id, path, added_at) VALUES (1, '/music', ?)", arguments: [Date()])
+                try db.execute(sql: """
+                    INSERT INTO files (id, root_id, path, name, size, mtime_ns, status, first_seen_at, changed_at)
+                    VALUES (1, 1, ?, ?, 10, 1, 'present', ?, ?)
+                    """, arguments: [onDisk, "여름밤.flac".decomposedStringWithCanonicalMapping, Date(), Date()])
+                // What the index held before: the words as decomposed as the path.
+                try db.execute(sql: "DELETE FROM file_words WHERE rowid = 1")
+                try db.execute(sql: "INSERT INTO file_words (rowid, words) VALUES (1, ?)",
+                               arguments: ["하늘빛 여름밤".decomposedStringWithCanonicalMapping])
+            }
+        }
+        let upgraded = try SpindleDatabase(path: path)
+        try upgraded.writer.read { db in
+            XCTAssertEqual(try FileQueries.presentPaths(db, rootId: 1, named: "여름밤.flac").map { Array($0.utf8) }, [Array(onDisk.utf8)])
+            XCTAssertEqual(try FileQueries.presentPaths(db, rootId: 1, sharing: ["하늘빛", "여름밤"], atLeast: 2).count, 1)
+        }
+    }
+
     func testMigrationNamesAreAppendOnly() {
         // Renaming or reordering a shipped migration would re-run it on users' databases.
         XCTAssertEqual(Array(SpindleDatabase.migrationNames.prefix(6)), ["v1-file-index", "v2-analysis", "v3-runtime", "v4-paths", "v5-genres", "v6-tags"])

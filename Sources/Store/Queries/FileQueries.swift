@@ -49,7 +49,8 @@ public enum FileQueries {
             """, arguments: [rootId, path, (path + "/").unicodeScalars.count, path + "/"])  // substr counts code points
     }
 
-    /// Present files whose lower-cased file name is `name` (the resolver's strategy 3).
+    /// Present files whose name key (`FileRecord.nameKey`: lower-cased, composed) is `name` (the resolver's
+    /// strategy 3, and strategies 1–2 when the path on disk is in another Unicode form than the one asked).
     public static func presentPaths(_ db: Database, rootId: Int64, named name: String) throws -> [String] {
         try String.fetchAll(db, sql: "SELECT path FROM files WHERE root_id = ? AND status = 'present' AND name = ?",
                             arguments: [rootId, name])

@@ -23,7 +23,7 @@ public struct FileRecord: SnakeCaseRecord, Sendable, Equatable {
                 contentKey: String?, status: Status = .present, firstSeenAt: Date = Date(), changedAt: Date = Date(),
                 missingSince: Date? = nil, audioKey: String? = nil) {
         self.id = id; self.rootId = rootId; self.path = path
-        self.name = (path as NSString).lastPathComponent.lowercased()
+        self.name = Self.nameKey(path)
         self.size = size; self.mtimeNs = mtimeNs; self.inode = inode; self.contentKey = contentKey
         self.audioKey = audioKey
         self.status = status; self.firstSeenAt = firstSeenAt; self.changedAt = changedAt; self.missingSince = missingSince
@@ -32,4 +32,11 @@ public struct FileRecord: SnakeCaseRecord, Sendable, Equatable {
 
 extension FileRecord {
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// The `name` column: the file name lower-cased, in Unicode's composed form (NFC). A library copied from a
+    /// Mac keeps its names decomposed (NFD: "é" as e + ◌́, Hangul as separate jamo) while players and servers
+    /// send composed ones, so the name lookup compares both in one form.
+    public static func nameKey(_ path: String) -> String {
+        (path as NSString).lastPathComponent.precomposedStringWithCanonicalMapping.lowercased()
+    }
 }
