@@ -100,6 +100,17 @@ public final class PathResolver: Sendable {
         }
         guard !components.isEmpty else { return r }
 
+        // The index's files of the asked name, read once: strategies 1–2 look among them for the path in another
+        // Unicode form, strategy 3 picks among them.
+        let name = FileRecord.nameKey(components.last!)
+        var named: [String]?
+        func filesNamed() throws -> [String] {
+            if let named { return named }
+            let found = try database.writer.read { db in try FileQueries.presentPaths(db, rootId: rootId, named: name) }
+            named = found
+            return found
+        }
+
         // 1 and 2: the path as given, then without its leading components.
         for drop in 0..<components.count {
             let relative = components[drop...].joined(separator: "/")
@@ -116,10 +127,7 @@ public final class PathResolver: Sendable {
                 // The same path in another Unicode form (a Mac's decomposed names, asked for composed): the
                 // file's own path all the same, so found by strategy 1 or 2. String equality is canonical.
                 guard relative.unicodeScalars.contains(where: { !$0.isASCII }) else { continue }
-                let spelled = try database.writer.read { db in
-                    try FileQueries.presentPaths(db, rootId: rootId, named: FileRecord.nameKey(relative))
-                }
-                if let onDisk = spelled.first(where: { $0 == relative }), case .file = check(onDisk) {
+                if let onDisk = try filesNamed().first(where: { $0 == relative }), case .file = check(onDisk) {
                     r.resolved = onDisk
                     r.strategy = drop == 0 ? 1 : 2
                     return r
@@ -128,9 +136,8 @@ public final class PathResolver: Sendable {
         }
 
         // 3: the file name in the index.
-        let name = FileRecord.nameKey(components.last!)
         r.tried.append("name:\(name)")
-        let byName = try database.writer.read { db in try FileQueries.presentPaths(db, rootId: rootId, named: name) }
+        let byName = try filesNamed()
         let folders = components.dropLast().map { $0.lowercased() }
         if let pick = try decide(byName, folders: folders, into: &r, strategy: 3) { return pick }
 

@@ -31,6 +31,11 @@ final class ResolverTests: XCTestCase {
         try Synth.write(Synth.sine(frequency: 999, seconds: 0.2, amplitude: 0.2), to: dir + "/secret.flac", format: .flac16)
         try FileManager.default.createSymbolicLink(atPath: library + "/secret.flac", withDestinationPath: dir + "/secret.flac")
         try FileManager.default.createSymbolicLink(atPath: library + "/outside", withDestinationPath: dir)
+        try index()
+    }
+
+    /// Scans the library into the test's database and resolves against it.
+    private func index() throws {
         let database = try SpindleDatabase(path: dir + "/spindle.db")
         let root = try LibraryRoot(path: library)
         _ = try LibraryScanner(database: database, root: root).scan()
@@ -93,10 +98,7 @@ final class ResolverTests: XCTestCase {
                                                     withIntermediateDirectories: true)
             try Synth.write(Synth.sine(frequency: 330, seconds: 0.2, amplitude: 0.2), to: path, format: .flac16)
         }
-        let database = try SpindleDatabase(path: dir + "/spindle.db")
-        let root = try LibraryRoot(path: library)
-        _ = try LibraryScanner(database: database, root: root).scan()
-        resolver = try PathResolver(database: database, root: root)
+        try index()
         func bytes(_ s: String?) -> [UInt8]? { s.map { Array($0.utf8) } }
         for name in names {
             let asked = name.precomposedStringWithCanonicalMapping, onDisk = name.decomposedStringWithCanonicalMapping
