@@ -8,9 +8,9 @@ import Foundation
 /// - FLAC: the stream's own MD5 of its decoded samples with its sample rate, channels, bits and length
 ///   (STREAMINFO, which taggers never touch and which re-encoding at another compression level keeps).
 ///   An encoder that left the MD5 unset gets the frames' bytes, as below.
-/// - MP3, MP2 and ADTS AAC (also under an ID3v2 tag), WAV, AIFF: FNV-1a over the size, first and last 64 KiB of the bytes
-///   that hold the audio: between an ID3v2 tag and ID3v1 / APEv2 tags at the end, the `data` chunk, the
-///   `SSND` chunk. These sample the ends only, as the content key does.
+/// - MP3, MP2 and ADTS AAC (also under an ID3v2 tag), WAV (RIFF, and RIFX with big-endian sizes), AIFF: FNV-1a
+///   over the size, first and last 64 KiB of the bytes that hold the audio: between an ID3v2 tag and ID3v1 /
+///   APEv2 tags at the end, the `data` chunk, the `SSND` chunk. These sample the ends only, as the content key does.
 /// - MP4 (M4A, ALAC): the same over the `mdat` payload, together with every track's sample description,
 ///   sample tables and edit list (which trims the decoded audio), but not the chunk offsets, which move
 ///   whenever the tags before `mdat` grow.

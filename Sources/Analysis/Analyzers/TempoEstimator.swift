@@ -160,9 +160,8 @@ public final class TempoEstimator: Analyzer {
             return TempoResult(bpm: nil, confidence: 0, firstBeat: nil)
         }
         let strong = Autocorrelation.of(Autocorrelation.detrended(strongPart(), rate: meanRate), maxLag: maxLag)
-        let periodOf = { (bpm: Double) in 60 * fps / bpm }
         func comb(_ acf: [Double], _ bpm: Double) -> Double {
-            let p = periodOf(bpm)
+            let p = self.period(bpm: bpm)
             var s = 0.0, w = 0.0
             // Equal weights: the far multiples are what tell a period from its double or its two-thirds.
             for k in 1...Self.combMultiples where Double(k) * p < Double(maxLag) {
@@ -186,7 +185,7 @@ public final class TempoEstimator: Analyzer {
         // the music says so. Double when the half period is about as periodic AND the off-beats are about as
         // strong as the beats (hi-hats on eighths make the first true but not the second); ×1.5 (a ternary
         // metre's beat) when the two-thirds period is even more periodic than the chosen one.
-        let period = periodOf(bestBPM)
+        let period = self.period(bpm: bestBPM)
         let chosen = max(Self.value(strong, at: period), .leastNonzeroMagnitude)
         let halfRatio = Self.value(strong, at: period / 2) / chosen
         if bestBPM * 2 <= maxBPM + 0.5, halfRatio > 0, halfRatio * offBeatRatio(period: period) >= Self.doubleEvidence {
@@ -197,7 +196,7 @@ public final class TempoEstimator: Analyzer {
         bestBPM = backbeatLevel(bestBPM)
         // Refine on the whole envelope's autocorrelation peak (parabolic interpolation around the period), then
         // on the line through the tracked beats when they keep to one.
-        let acfPeriod = Self.refine(period: periodOf(bestBPM), acf)
+        let acfPeriod = Self.refine(period: self.period(bpm: bestBPM), acf)
         let beats = BeatTracker.track(envelope, period: acfPeriod, settleFrames: headCapacity)
         let refined = beats?.gridPeriod ?? acfPeriod
         let finalBPM = self.bpm(period: refined)
@@ -220,9 +219,8 @@ public final class TempoEstimator: Analyzer {
         let half = bpm / 2
         guard half >= minBPM,
               let bands = Backbeat.Bands(kick: kick, snare: snare, framesPerSecond: onsets.framesPerSecond) else { return bpm }
-        let periodOf = { (bpm: Double) in 60 * self.onsets.framesPerSecond / bpm }
-        let slower = bands.score(period: periodOf(half))
-        return slower >= Self.backbeatEvidence && slower > bands.score(period: periodOf(bpm)) ? half : bpm
+        let slower = bands.score(period: period(bpm: half))
+        return slower >= Self.backbeatEvidence && slower > bands.score(period: period(bpm: bpm)) ? half : bpm
     }
 
     /// The other metrical level the evidence nearly equally supports, refined on its own peak; nil when
@@ -233,8 +231,11 @@ public final class TempoEstimator: Analyzer {
         let levels = [0.5, 2.0 / 3, 1.5, 2.0].map { bpm * $0 }.filter { $0 >= minBPM && $0 <= maxBPM }
         guard let best = levels.map({ (bpm: $0, score: comb($0)) }).max(by: { $0.score < $1.score }),
               best.score >= Self.alternativeShare * chosen else { return nil }
-        return self.bpm(period: Self.refine(period: 60 * onsets.framesPerSecond / best.bpm, acf))
+        return self.bpm(period: Self.refine(period: period(bpm: best.bpm), acf))
     }
+
+    /// The envelope period (in frames) of a tempo.
+    private func period(bpm: Double) -> Double { 60 * onsets.framesPerSecond / bpm }
 
     /// The tempo of an envelope period (in frames), kept inside the configured range.
     private func bpm(period: Double) -> Double {

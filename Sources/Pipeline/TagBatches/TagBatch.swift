@@ -100,7 +100,8 @@ public enum TagBatch {
                     unwritable.append(path)
                 } else {
                     // Name the container as well as the codec: TagLib writes AAC in .m4a but not in .aac or .mka.
-                    let kind = (path as NSString).pathExtension.isEmpty ? "file" : "." + (path as NSString).pathExtension.lowercased() + " file"
+                    let ext = (path as NSString).pathExtension.lowercased()
+                    let kind = ext.isEmpty ? "file" : "." + ext + " file"
                     let holding = current.codec.isEmpty ? "" : " holding \(current.codec)"
                     refusals.append(Refusal(input: path, reason: "its format's tags can be read but not written "
                                             + "(TagLib 1.13 cannot write tags into this \(kind)\(holding))"))
