@@ -62,7 +62,7 @@ let package = Package(
         ]),
 
         // Test support: synthesizes audio with libsndfile (no binary fixtures).
-        .target(name: "TestSupport", dependencies: ["CSndfile", "Genres"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CSndfile", "Genres", "AudioDecoding"], path: "Tests/TestSupport"),
         .testTarget(name: "AudioDecodingTests", dependencies: ["AudioDecoding", "TestSupport"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "AudioDecoding", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store"]),

@@ -43,6 +43,9 @@ public enum AudioDecoders {
         switch container {
         case .mp3:
             decoder = try Mpg123Decoder(path: path)
+        case .ogg where OggPages.libsndfileDecodesShort(path: path) != nil:
+            // Audio on the header page, or chained streams: libsndfile would stop short, FFmpeg reads on.
+            do { decoder = try FFmpegDecoder(path: path) } catch { decoder = try SndfileDecoder(path: path) }
         case .flac, .wav, .aiff, .au, .ogg:
             do {
                 let sndfile = try SndfileDecoder(path: path)

@@ -21,8 +21,10 @@ final class FFmpegHandles {
 }
 
 /// FFmpeg for what libsndfile cannot open: M4A (AAC, ALAC), WavPack, APE, WMA, Ogg FLAC, CAF, Matroska,
-/// TrueAudio, Musepack, AC-3, and any other container FFmpeg recognises. Output is converted (never
-/// resampled, never remixed) to interleaved Float.
+/// TrueAudio, Musepack, AC-3, and any other container FFmpeg recognises; and for the Ogg files libsndfile
+/// would decode short (`OggPages`). Output is interleaved Float at the first frame's rate and channel count:
+/// converted only, except where a later part of the stream (a chained Ogg's next link) has other parameters
+/// and is resampled or remixed to those.
 final class FFmpegDecoder: AudioDecoder {
     let format: AudioFormat
     private(set) var damage: String?
@@ -40,6 +42,10 @@ final class FFmpegDecoder: AudioDecoder {
     private var draining = false
     private var finished = false
     private var corruptPackets = 0
+    /// What the resampler is set up to read: the first frame's rate, channels and sample format, until a
+    /// chained stream's next link brings others.
+    private var input: FrameInput
+    private var drainedAtEnd = false
     /// The container's stated length; AAC decoders emit encoder padding past it, which is cut off here.
     private let frameLimit: Int64?
 
@@ -112,6 +118,7 @@ final class FFmpegDecoder: AudioDecoder {
             throw fail(.unsupported, "cannot convert its sample format")
         }
         handles.resampler = swr
+        input = FrameInput(rate: Int32(sampleRate), channels: Int32(channels), format: codecContext.pointee.sample_fmt.rawValue)
 
         var frames: Int64? = nil
         let timeBase = stream.pointee.time_base
@@ -172,7 +179,18 @@ final class FFmpegDecoder: AudioDecoder {
                 if !pending.isEmpty { return true }
                 continue
             }
-            if rc == SPN_AVERROR_EOF { finish(); return false }
+            if rc == SPN_AVERROR_EOF {
+                // A resampler set up for a later link holds back a few samples of filter delay.
+                if !drainedAtEnd {
+                    drainedAtEnd = true
+                    pending.removeAll(keepingCapacity: true)
+                    pendingOffset = 0
+                    drainResampler()
+                    if !pending.isEmpty { return true }
+                }
+                finish()
+                return false
+            }
             if rc != SPN_AVERROR_EAGAIN {
                 corruptPackets += 1
                 if corruptPackets > 100 { damage = "decoding stopped: too many corrupt frames"; finish(); return false }
@@ -199,21 +217,69 @@ final class FFmpegDecoder: AudioDecoder {
     private func convertFrame() {
         let count = Int(frame.pointee.nb_samples)
         guard count > 0 else { return }
-        let channels = format.channels
         pending.removeAll(keepingCapacity: true)
         pendingOffset = 0
-        let capacity = Int(swr_get_out_samples(resampler, Int32(count)))
-        pending = [Float](repeating: 0, count: max(capacity, count) * channels)
+        let frameInput = FrameInput(rate: frame.pointee.sample_rate, channels: frame.pointee.ch_layout.nb_channels,
+                                    format: frame.pointee.format)
+        if frameInput != input {
+            // A chained Ogg's next link (or a stream that changes parameters): the output keeps the first
+            // link's rate and channels, so this link is resampled or remixed to them.
+            drainResampler()
+            guard reconfigure(for: frameInput) else {
+                if damage == nil { damage = "a later part of the stream has parameters that cannot be converted" }
+                return
+            }
+        }
+        let channels = format.channels
+        let capacity = max(Int(swr_get_out_samples(resampler, Int32(count))), count)
+        let start = pending.count
+        pending += repeatElement(0, count: capacity * channels)
         let produced: Int32 = pending.withUnsafeMutableBufferPointer { out in
-            var outPointer: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(out.baseAddress!)
+            var outPointer: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(out.baseAddress! + start)
                 .assumingMemoryBound(to: UInt8.self)
             return withUnsafeMutablePointer(to: &outPointer) { outPlanes in
-                frame.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: channels) { inPlanes in
-                    swr_convert(resampler, outPlanes, Int32(max(capacity, count)), inPlanes, Int32(count))
+                frame.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self,
+                                                              capacity: Int(frameInput.channels)) { inPlanes in
+                    swr_convert(resampler, outPlanes, Int32(capacity), inPlanes, Int32(count))
                 }
             }
         }
-        pending.removeLast(pending.count - max(0, Int(produced)) * channels)
+        pending.removeLast((capacity - max(0, Int(produced))) * channels)
+    }
+
+    /// Appends to `pending` what the resampler still holds (its filter delay when it changes the rate).
+    private func drainResampler() {
+        let channels = format.channels
+        let capacity = Int(swr_get_out_samples(resampler, 0))
+        guard capacity > 0 else { return }
+        let start = pending.count
+        pending += repeatElement(0, count: capacity * channels)
+        let produced: Int32 = pending.withUnsafeMutableBufferPointer { out in
+            var outPointer: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(out.baseAddress! + start)
+                .assumingMemoryBound(to: UInt8.self)
+            return withUnsafeMutablePointer(to: &outPointer) { swr_convert(resampler, $0, Int32(capacity), nil, 0) }
+        }
+        pending.removeLast((capacity - max(0, Int(produced))) * channels)
+    }
+
+    /// A resampler from `frameInput` to the stream's output format; false when the parameters are absurd.
+    private func reconfigure(for frameInput: FrameInput) -> Bool {
+        guard (1...64).contains(frameInput.channels), frameInput.rate > 0, frameInput.rate <= 1_536_000 else { return false }
+        var inLayout = AVChannelLayout()
+        var outLayout = AVChannelLayout()
+        av_channel_layout_default(&inLayout, frameInput.channels)
+        av_channel_layout_default(&outLayout, Int32(format.channels))
+        var swr: OpaquePointer? = nil
+        guard swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(format.sampleRate),
+                                  &inLayout, AVSampleFormat(rawValue: frameInput.format), frameInput.rate, 0, nil) >= 0,
+              swr_init(swr) >= 0 else {
+            swr_free(&swr)
+            return false
+        }
+        swr_free(&handles.resampler)
+        handles.resampler = swr
+        input = frameInput
+        return true
     }
 
     private func finish() {
@@ -238,4 +304,11 @@ final class FFmpegDecoder: AudioDecoder {
         default: return fallback
         }
     }
+}
+
+/// The parameters of decoded frames the resampler reads.
+private struct FrameInput: Equatable {
+    var rate: Int32
+    var channels: Int32
+    var format: Int32
 }

@@ -26,8 +26,11 @@ struct InspectCommand: ParsableCommand {
         try runCommand {
             let settings = try global.settings(jobs: jobs, only: only.map { [$0] })
             let outcomes = try InspectReport.inspect(files, settings: settings)
+            // One write per line, not print's buffer: several `inspect` processes sharing a pipe (`xargs -P`)
+            // then never cut into each other's lines, as a full 4 KiB buffer flushed mid-line did.
             for outcome in outcomes {
-                print(json ? InspectReport.json(outcome).serialized() : InspectReport.text(outcome))
+                let line = (json ? InspectReport.json(outcome).serialized() : InspectReport.text(outcome)) + "\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
             }
             return outcomes.contains { $0.error != nil } ? 3 : 0
         }

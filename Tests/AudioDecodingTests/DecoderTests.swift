@@ -217,6 +217,55 @@ final class DecoderTests: TemporaryFolderTestCase {
         XCTAssertLessThanOrEqual(loudest, 0.51, "decoded byte-swapped")
     }
 
+    // Some encoders packed the first audio packets onto the page that ends the headers, which the Vorbis and
+    // Opus specifications forbid. libsndfile (like libvorbisfile) skipped those packets and the one after,
+    // and the file decoded short from the front without a word: an LMMS crash cymbal lost its first 0.39 s.
+    func testAudioOnTheHeaderPageIsNotDropped() throws {
+        let music = Synth.concat(Synth.noise(seconds: 1, rmsDBFS: -12, seed: 3), Synth.sine(frequency: 330, seconds: 2, amplitude: 0.3))
+        for (name, format, rate, headerPackets) in [("p.ogg", Synth.FileFormat.oggVorbis, 44100, 3), ("p.opus", .opus, 48000, 2)] {
+            let path = dir + "/" + name
+            try Synth.write(music, to: path, format: format, sampleRate: rate)
+            XCTAssertNil(OggPages.libsndfileDecodesShort(path: path), name)
+            let whole = try decodedSamples(path)
+            try OggRepaging.packAudioOntoHeaderPage(path: path, headerPackets: headerPackets)
+            XCTAssertEqual(OggPages.libsndfileDecodesShort(path: path), "audio packets on the Ogg header page", name)
+            let repaged = try decodedSamples(path)
+            XCTAssertNil(try decodeAll(path).2, name)
+            XCTAssertEqual(repaged.count, whole.count, "\(name): frames lost")
+            // The noise burst starts at once: the first 0.1 s must be there, not the audio that followed it.
+            let head = min(rate / 10, repaged.count) * 2
+            let error = zip(repaged.prefix(head), whole.prefix(head)).map { abs($0 - $1) }.max() ?? 1
+            XCTAssertLessThan(error, 0.01, name)
+        }
+    }
+
+    // An Ogg file may chain logical streams one after another (a recorded stream, files joined with `cat`).
+    // libsndfile decoded the first link and stopped as if the file ended there: 2 s of 5.5 s, no damage noted.
+    // The second link here has another rate and channel count, which the decoder converts to the first's.
+    func testEveryLinkOfAChainedOggIsDecoded() throws {
+        let first = dir + "/first.ogg", second = dir + "/second.ogg", chained = dir + "/chained.ogg"
+        try Synth.write(Synth.sine(frequency: 440, seconds: 2, amplitude: 0.5), to: first, format: .oggVorbis)
+        try Synth.write(Synth.sine(frequency: 330, seconds: 3.5, sampleRate: 22050, channels: 1, amplitude: 0.5),
+                        to: second, format: .oggVorbis, sampleRate: 22050, channels: 1)
+        let joined = try Data(contentsOf: URL(fileURLWithPath: first)) + Data(contentsOf: URL(fileURLWithPath: second))
+        try joined.write(to: URL(fileURLWithPath: chained))
+        XCTAssertNil(OggPages.libsndfileDecodesShort(path: first))
+        XCTAssertEqual(OggPages.libsndfileDecodesShort(path: chained), "chained Ogg: more than one logical stream")
+        let (format, frames, damage) = try decodeAll(chained)
+        XCTAssertEqual(format.sampleRate, 44100)
+        XCTAssertEqual(format.channels, 2)
+        XCTAssertEqual(Double(frames) / 44100, 5.5, accuracy: 0.05)
+        XCTAssertNil(damage)
+        // The second link, resampled and spread over both channels at −3 dB each, so it measures as loud as
+        // it would alone (BS.1770 counts a mono file's one channel): a sine peaking at 0.5 × √½, not silence
+        // or noise.
+        let all = try decodedSamples(chained)
+        guard all.count >= 44100 * 5 * 2 else { return XCTFail("decoded short: \(all.count / 2) frames") }
+        let tail = all[(44100 * 3 * 2)..<(44100 * 5 * 2)]
+        XCTAssertEqual(Double(tail.map { abs($0) }.max() ?? 0), 0.5 * 0.5.squareRoot(), accuracy: 0.03)
+    }
+
+
     private func truncate(_ path: String, keeping fraction: Double) throws {
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
         try truncate(path, bytes: Int(Double(size) * fraction))

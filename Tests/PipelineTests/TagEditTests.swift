@@ -54,22 +54,10 @@ final class TagEditTests: XCTestCase {
         return names
     }
 
-    func decoded(_ path: String) throws -> [Float] {
-        let decoder = try AudioDecoders.open(path: path)
-        var out: [Float] = []
-        var buffer = [Float](repeating: 0, count: 4096 * decoder.format.channels)
-        while true {
-            let n = buffer.withUnsafeMutableBufferPointer { decoder.read(into: $0.baseAddress!, frames: 4096) }
-            if n == 0 { break }
-            out += buffer[0..<(n * decoder.format.channels)]
-        }
-        return out
-    }
-
     func testEditsLandInNativeFramesAndKeepEverythingElseThenUndoExactly() throws {
         let files = try makeFiles()
         let before = try Dictionary(uniqueKeysWithValues: files.map { ($0, try Mutagen.dump(library + "/" + $0)) })
-        let audio = try Dictionary(uniqueKeysWithValues: files.map { ($0, try decoded(library + "/" + $0)) })
+        let audio = try Dictionary(uniqueKeysWithValues: files.map { ($0, try decodedSamples(library + "/" + $0)) })
         let args = ["--db", db, "--library", library, "tags", "set"] + files
             + ["--set", "BPM=128", "--set", "REPLAYGAIN_TRACK_GAIN=-6.50 dB", "--set", "GENRE=Synth-Pop", "--set", "GENRE=Electronic",
                "--set", "TITLE=Edited"]
@@ -103,7 +91,7 @@ final class TagEditTests: XCTestCase {
         for name in files {
             let after = try Mutagen.dump(library + "/" + name)
             XCTAssertEqual(after.pictures, before[name]!.pictures, "\(name): cover art unchanged")
-            XCTAssertEqual(try decoded(library + "/" + name), audio[name]!, "\(name): decoded audio unchanged")
+            XCTAssertEqual(try decodedSamples(library + "/" + name), audio[name]!, "\(name): decoded audio unchanged")
         }
 
         let undo = try CLI.run(["--db", db, "--library", library, "tags", "undo", "--last"])
@@ -336,7 +324,7 @@ final class TagEditTests: XCTestCase {
             let tags = try Mutagen.dump(path).tags
             let state = "\(tags["title"] ?? [])/\(tags["artist"] ?? [])"
             XCTAssertTrue(state == "[\"Old\"]/[\"Old\"]" || state == "[\"New\"]/[\"New\"]", "\(path): \(state)")
-            XCTAssertFalse(try decoded(path).isEmpty)
+            XCTAssertFalse(try decodedSamples(path).isEmpty)
             states.append(state)
         }
         XCTAssertTrue(states.contains("[\"New\"]/[\"New\"]") && states.contains("[\"Old\"]/[\"Old\"]"),

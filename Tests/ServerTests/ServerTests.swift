@@ -6,6 +6,12 @@ import XCTest
 
 /// `spindle serve` end to end: a real server on an ephemeral port, a real HTTP client over a socket.
 final class ServerTests: XCTestCase {
+    /// The shared library is built once for the class; its folder goes with the last test.
+    override class func tearDown() {
+        if case .success(let fixture) = ServerFixture.shared { try? FileManager.default.removeItem(atPath: fixture.dir) }
+        super.tearDown()
+    }
+
     private func object(_ response: RawHTTPClient.Response, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
         try XCTUnwrap(response.json() as? [String: Any], "not a JSON object: \(response.status) \(response.text.prefix(300))",
                       file: file, line: line)

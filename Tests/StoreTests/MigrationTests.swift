@@ -83,6 +83,45 @@ final class MigrationTests: XCTestCase {
                                   "e.wave": "{}", "f.flac": "{\"tempo\":10}", "g.wav": "{\"tempo\":10}"])
     }
 
+    // Ogg Vorbis files whose audio began on the header page were analysed short from the front: their analysed
+    // duration falls short of the tagged one. Only those are analysed again; healthy Vorbis, Opus (libsndfile
+    // decoded it whole), files without tags and other formats keep their results.
+    func testOggVorbisAnalysedShortIsAnalysedAgainAfterTheUpgrade() throws {
+        let path = dir + "/ogg.db"
+        let rows: [(String, String, Double?, Double)] = [
+            ("crash.ogg", "vorbis", 1.311, 0.923741), ("organ.oga", "vorbis", 4.763, 4.489002),
+            ("whole.ogg", "vorbis", 42.468, 42.467846), ("longer.ogg", "vorbis", 0.394, 0.416508),
+            ("untagged.ogg", "vorbis", nil, 0.923741), ("a.opus", "opus", 1.311, 0.923741), ("b.mp3", "mp3", 1.311, 0.923741)]
+        do {
+            let old = try SpindleDatabase(path: path, upTo: "v15-composed-names")
+            try old.writer.write { db in
+                try db.execute(sql: "INSERT INTO library_roots (id, path, added_at) VALUES (1, '/music', ?)", arguments: [Date()])
+                for (i, (name, codec, tagged, decoded)) in rows.enumerated() {
+                    try db.execute(sql: """
+                        INSERT INTO files (id, root_id, path, name, size, mtime_ns, content_key, status, first_seen_at, changed_at)
+                        VALUES (?, 1, ?, ?, 10, 1, 'k', 'present', ?, ?)
+                        """, arguments: [i + 1, name, name, Date(), Date()])
+                    try db.execute(sql: """
+                        INSERT INTO analysis (file_id, content_key, analyzer_version, analyzed_at, status, codec, duration_s,
+                                              analyzer_versions)
+                        VALUES (?, 'k', 3, ?, 'ok', ?, ?, '{"tempo":10}')
+                        """, arguments: [i + 1, Date(), codec, decoded])
+                    if let tagged {
+                        try db.execute(sql: "INSERT INTO tracks (file_id, content_key, duration_s, read_at) VALUES (?, 'k', ?, ?)",
+                                       arguments: [i + 1, tagged, Date()])
+                    }
+                }
+            }
+        }
+        let upgraded = try SpindleDatabase(path: path)
+        let stale = try upgraded.writer.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT f.path FROM analysis a JOIN files f ON f.id = a.file_id WHERE a.analyzer_versions = '{}' ORDER BY f.path
+                """)
+        }
+        XCTAssertEqual(stale, ["crash.ogg", "organ.oga"])
+    }
+
     // Names and path words indexed before v15 kept a Mac's decomposed form (Hangul as jamo), which the composed
     // names players send never matched: the upgrade recomputes both in composed form.
     func testDecomposedNamesAreIndexedComposedAfterTheUpgrade() throws {
