@@ -58,7 +58,14 @@ public enum AudioDecoders {
                 }
             } catch let sndfileError as DecodeError {
                 // Ogg FLAC, exotic WAV codecs, FLAC behind ID3: FFmpeg decodes what libsndfile cannot.
-                do { decoder = try FFmpegDecoder(path: path) } catch { throw sndfileError }
+                do {
+                    decoder = try FFmpegDecoder(path: path)
+                } catch let ffmpegError as DecodeError where ffmpegError.kind == .unsupported && container == .flac {
+                    // Both refuse a FLAC (32-bit samples): say why each did.
+                    throw DecodeError(.unsupported, path: path, reason: "\(sndfileError.reason); \(ffmpegError.reason)")
+                } catch {
+                    throw sndfileError
+                }
             }
         case .rifx:
             // Never FFmpeg: this build reads a big-endian WAV's 16-bit samples as little-endian, and a sine

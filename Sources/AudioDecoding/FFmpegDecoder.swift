@@ -100,6 +100,12 @@ final class FFmpegDecoder: AudioDecoder {
               avcodec_open2(codecContext, codec, nil) >= 0 else {
             throw fail(.unsupported, "FFmpeg cannot decode codec \(String(cString: codec.pointee.name))")
         }
+        // FLAC 1.4's 32-bit samples: libavcodec before 60 (FFmpeg 6.0) opens the stream and then decodes none
+        // of it, which would read as a file truncated at its start.
+        let libavcodecMajor = Int(avcodec_version() >> 16)
+        if codecContext.pointee.codec_id == AV_CODEC_ID_FLAC, codecContext.pointee.bits_per_raw_sample > 24, libavcodecMajor < 60 {
+            throw fail(.unsupported, "32-bit FLAC, which this FFmpeg (libavcodec \(libavcodecMajor)) cannot decode: FFmpeg 6.0 can")
+        }
         let channels = Int(codecContext.pointee.ch_layout.nb_channels)
         let sampleRate = Int(codecContext.pointee.sample_rate)
         guard channels > 0, channels <= 64, sampleRate > 0, sampleRate <= 1_536_000 else {

@@ -239,6 +239,27 @@ final class DecoderTests: TemporaryFolderTestCase {
         }
     }
 
+    // FLAC 1.4 writes 32-bit samples, which libsndfile 1.2 refuses and FFmpeg before 6.0 opens but decodes
+    // none of: the file read as "truncated: decoded 0 of about 88200 frames". Either it decodes, or the
+    // refusal says why. (A 24-bit file whose STREAMINFO claims 32 bits stands in for one: no encoder here.)
+    func testThirtyTwoBitFLACDecodesOrSaysWhyNot() throws {
+        let path = dir + "/b32.flac"
+        try Synth.write(Synth.sine(frequency: 440, seconds: 2, amplitude: 0.5), to: path, format: .flac24)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        // STREAMINFO's bits-per-sample − 1 (5 bits) starts at the last bit of its 13th byte: 23 → 31.
+        bytes[8 + 12] |= 0x01
+        bytes[8 + 13] |= 0xF0
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        do {
+            let (_, frames, damage) = try decodeAll(path)
+            XCTAssertGreaterThan(frames, 0)
+            XCTAssertNil(damage)
+        } catch let error as DecodeError {
+            XCTAssertEqual(error.kind, .unsupported)
+            XCTAssertTrue(error.reason.contains("32-bit FLAC"), error.reason)
+        }
+    }
+
     // An Ogg file may chain logical streams one after another (a recorded stream, files joined with `cat`).
     // libsndfile decoded the first link and stopped as if the file ended there: 2 s of 5.5 s, no damage noted.
     // The second link here has another rate and channel count, which the decoder converts to the first's.
