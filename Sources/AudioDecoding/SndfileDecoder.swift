@@ -62,7 +62,13 @@ final class SndfileDecoder: AudioDecoder {
         case (_, Int32(SF_FORMAT_MPEG_LAYER_III)): return ("mp3", nil, false)
         case (_, Int32(SF_FORMAT_ULAW)): return ("ulaw", nil, false)
         case (_, Int32(SF_FORMAT_ALAW)): return ("alaw", nil, false)
-        case (_, Int32(SF_FORMAT_IMA_ADPCM)), (_, Int32(SF_FORMAT_MS_ADPCM)): return ("adpcm", nil, false)
+        case (_, Int32(SF_FORMAT_IMA_ADPCM)), (_, Int32(SF_FORMAT_MS_ADPCM)), (_, Int32(SF_FORMAT_NMS_ADPCM_16)),
+             (_, Int32(SF_FORMAT_NMS_ADPCM_24)), (_, Int32(SF_FORMAT_NMS_ADPCM_32)), (_, Int32(SF_FORMAT_G721_32)),
+             (_, Int32(SF_FORMAT_G723_24)), (_, Int32(SF_FORMAT_G723_40)), (_, Int32(SF_FORMAT_VOX_ADPCM)):
+            return ("adpcm", nil, false)
+        case (_, Int32(SF_FORMAT_GSM610)): return ("gsm", nil, false)
+        case (_, Int32(SF_FORMAT_DWVW_12)), (_, Int32(SF_FORMAT_DWVW_16)), (_, Int32(SF_FORMAT_DWVW_24)), (_, Int32(SF_FORMAT_DWVW_N)):
+            return ("dwvw", nil, false)
         default: return ("pcm", depth, isFloat)
         }
     }

@@ -41,6 +41,10 @@ final class DecoderTests: TemporaryFolderTestCase {
         let (format, _, _) = try decodeAll(dir + "/b.flac")
         XCTAssertEqual(format.bitDepth, 24)
         XCTAssertEqual(format.frameCount, 321_930)
+        // Codecs that are not PCM are named, not reported as "pcm" (GSM 06.10 was).
+        try Synth.write(Synth.sine(frequency: 440, seconds: 3, sampleRate: 8000, channels: 1, amplitude: 0.5),
+                        to: dir + "/gsm.wav", format: .wavGSM, sampleRate: 8000, channels: 1)
+        try assertDuration(dir + "/gsm.wav", expected: 3, codec: "gsm")
     }
 
     func testOggVorbisAndOpus() throws {

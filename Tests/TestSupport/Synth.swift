@@ -59,7 +59,7 @@ public enum Synth {
     public static func concat(_ parts: [Float]...) -> [Float] { parts.flatMap { $0 } }
 
     public enum FileFormat: Sendable {
-        case wav16, wavFloat, wavBigEndian, flac16, flac24, oggVorbis, opus, mp3VBR, mp3CBR, aiff16
+        case wav16, wavFloat, wavBigEndian, wavGSM, flac16, flac24, oggVorbis, opus, mp3VBR, mp3CBR, aiff16
 
         var sndfileFormat: Int32 {
             switch self {
@@ -67,6 +67,8 @@ public enum Synth {
             case .wavFloat: return Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
             // RIFX: WAVE with big-endian sizes and samples.
             case .wavBigEndian: return Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16 | SF_ENDIAN_BIG)
+            // GSM 06.10 speech coding (mono), as old voice recorders and telephony tools wrote it.
+            case .wavGSM: return Int32(SF_FORMAT_WAV | SF_FORMAT_GSM610)
             case .flac16: return Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
             case .flac24: return Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_24)
             case .oggVorbis: return Int32(SF_FORMAT_OGG | SF_FORMAT_VORBIS)
