@@ -148,13 +148,16 @@ extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
         for (auto it = props.begin(); it != props.end(); ++it) {
             for (auto v = it->second.begin(); v != it->second.end(); ++v) append(records, it->first, *v);
         }
-        // TagLib 1.13 maps only a few MP4 freeform items to properties; add the rest (ReplayGain, ...).
+        // TagLib 1.13 maps only a few MP4 freeform items to properties; add the rest (ReplayGain, ...): the
+        // ones it lists as unsupported. One it maps ("MusicBrainz Track Id" as MUSICBRAINZ_TRACKID) was also
+        // read a second time under its upper-cased item name.
         if (auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
             if (mp4->tag()) {
                 const TagLib::String prefix("----:com.apple.iTunes:");
+                const TagLib::StringList unsupported = props.unsupportedData();
                 const auto items = mp4->tag()->itemMap();
                 for (auto it = items.begin(); it != items.end(); ++it) {
-                    if (!it->first.startsWith(prefix)) continue;
+                    if (!it->first.startsWith(prefix) || !unsupported.contains(it->first)) continue;
                     TagLib::String key = it->first.substr(prefix.size()).upper();
                     if (props.contains(key)) continue;
                     const auto values = it->second.toStringList();

@@ -298,6 +298,24 @@ final class TagEditTests: XCTestCase {
         }
     }
 
+    // An MP4 freeform item TagLib maps to a property (Picard's "MusicBrainz Track Id") was read twice: as
+    // MUSICBRAINZ_TRACKID and again as "MUSICBRAINZ TRACK ID". Items it does not map (ReplayGain) still come
+    // through under their own names.
+    func testMP4FreeformItemsAreReadOnce() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 2, amplitude: 0.4), to: dir + "/src.wav", format: .wav16)
+        XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav", "-c:a", "aac", library + "/c.m4a"]), 0)
+        let set = try CLI.run(["--db", db, "--library", library, "tags", "set", "c.m4a", "--set", "MUSICBRAINZ_TRACKID=tid-99",
+                               "--set", "REPLAYGAIN_TRACK_GAIN=-6.50 dB"])
+        XCTAssertEqual(set.status, 0, set.stderr)
+        XCTAssertEqual(try Mutagen.dump(library + "/c.m4a").tags["----:com.apple.iTunes:MusicBrainz Track Id"], ["tid-99"])
+        let shown = try CLI.run(["--db", db, "--library", library, "tags", "show", "--json", "c.m4a"])
+        let object = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+        let tags = try XCTUnwrap(object?["tags"] as? [String: [String]], shown.stdout)
+        XCTAssertEqual(tags.keys.filter { $0.contains("MUSICBRAINZ") }, ["MUSICBRAINZ_TRACKID"])
+        XCTAssertEqual(tags["MUSICBRAINZ_TRACKID"], ["tid-99"])
+        XCTAssertEqual(tags["REPLAYGAIN_TRACK_GAIN"], ["-6.50 dB"])
+    }
+
     func testABatchKilledMidwayLeavesWholeFiles() throws {
         try Synth.write(Synth.clicks(bpm: 120, seconds: 20), to: dir + "/src.wav", format: .wav16)
         var csv = "path,key,value\n"
