@@ -145,6 +145,18 @@ extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
         }
         std::string records;
         TagLib::PropertyMap props = file->properties();
+        // ID3v2's genre refinements "(RX)" and "(CR)" (v2.3; "RX" and "CR" in v2.4) mean Remix and Cover;
+        // TagLib 1.13 hands them over as the bare codes.
+        if (dynamic_cast<TagLib::MPEG::File *>(file) || dynamic_cast<TagLib::RIFF::WAV::File *>(file)
+            || dynamic_cast<TagLib::RIFF::AIFF::File *>(file)) {
+            auto genre = props.find("GENRE");
+            if (genre != props.end()) {
+                for (auto v = genre->second.begin(); v != genre->second.end(); ++v) {
+                    if (*v == "RX") *v = "Remix";
+                    else if (*v == "CR") *v = "Cover";
+                }
+            }
+        }
         for (auto it = props.begin(); it != props.end(); ++it) {
             for (auto v = it->second.begin(); v != it->second.end(); ++v) append(records, it->first, *v);
         }

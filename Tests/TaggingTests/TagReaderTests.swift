@@ -107,6 +107,14 @@ final class TagReaderTests: TemporaryFolderTestCase {
         XCTAssertEqual(TrackTags(a).year, 2019)
     }
 
+    // ID3v2's genre refinements: "(RX)" is Remix and "(CR)" Cover; TagLib 1.13 gave the bare codes.
+    func testID3GenreRefinementsAreNamed() throws {
+        let mp3 = try tagged("rx.mp3", codec: ["-c:a", "libmp3lame", "-id3v2_version", "3"], tags: ["genre": "(RX)(CR)"])
+        XCTAssertEqual(TrackTags(try TagReader.read(path: mp3)).genres, ["Remix", "Cover"])
+        let v24 = try tagged("rx24.mp3", codec: ["-c:a", "libmp3lame", "-id3v2_version", "4"], tags: ["genre": "RX"])
+        XCTAssertEqual(TrackTags(try TagReader.read(path: v24)).genres, ["Remix"])
+    }
+
     func testOggWrittenByLibsndfile() throws {
         let path = dir + "/x.ogg"
         try Synth.write(Synth.sine(frequency: 440, seconds: 1, amplitude: 0.4), to: path, format: .oggVorbis)
