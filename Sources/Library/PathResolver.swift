@@ -77,11 +77,12 @@ public final class PathResolver: Sendable {
             r.refused = "path longer than \(Self.maxInputBytes) bytes"
             return r
         }
-        if input.utf8.contains(0) {
+        // Checked after normalising: a file:// URI's "%00" decodes to NUL.
+        let trimmed = Self.normalisedSeparators(input.trimmingCharacters(in: .whitespacesAndNewlines))
+        if input.utf8.contains(0) || trimmed.utf8.contains(0) {
             r.refused = "path contains a NUL byte"
             return r
         }
-        let trimmed = input.trimmingCharacters(in: .whitespacesAndNewlines)
         var components = trimmed.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
             .filter { $0 != "." }
         if components.contains("..") {
@@ -149,15 +150,19 @@ public final class PathResolver: Sendable {
             try FileQueries.presentPaths(db, rootId: rootId, sharing: words, atLeast: (words.count + 1) / 2)
         }
         let wanted = Set(words)
-        var best: [(path: String, score: Double)] = []
+        // The share of the asked words a path holds, then the share of its words that were asked: a sibling
+        // in a folder named like the song ("Neon Skyline/02 Laser Rain") holds every asked word too.
+        var best: [(path: String, score: Double, precision: Double)] = []
         for path in candidates {
             let have = Set(PathWords.words(path))
-            let score = Double(wanted.intersection(have).count) / Double(wanted.count)
+            let shared = Double(wanted.intersection(have).count)
+            let score = shared / Double(wanted.count), precision = shared / Double(max(1, have.count))
             guard score >= 0.5 else { continue }
-            if best.isEmpty || score > best[0].score + 1e-9 {
-                best = [(path, score)]
-            } else if abs(score - best[0].score) < 1e-9 {
-                best.append((path, score))
+            if best.isEmpty || score > best[0].score + 1e-9
+                || (abs(score - best[0].score) < 1e-9 && precision > best[0].precision + 1e-9) {
+                best = [(path, score, precision)]
+            } else if abs(score - best[0].score) < 1e-9, abs(precision - best[0].precision) < 1e-9 {
+                best.append((path, score, precision))
             }
         }
         guard !best.isEmpty else { return r }
@@ -170,6 +175,19 @@ public final class PathResolver: Sendable {
         }
         _ = try decide(tied, folders: folders, into: &r, strategy: 4)
         return r
+    }
+
+    /// Paths as other systems write them, in this one's form: a `file://` URI (percent-encoded) is its path,
+    /// and a path with backslashes and no slash (Navidrome on Windows, `Artist\Album\01 Song.flac`, or
+    /// `C:\Music\…`) is split on them; a drive letter is a leading component that strategy 2 drops.
+    static func normalisedSeparators(_ path: String) -> String {
+        if path.lowercased().hasPrefix("file://") {
+            var rest = String(path.dropFirst("file://".count))
+            if rest.lowercased().hasPrefix("localhost/") { rest = String(rest.dropFirst("localhost".count)) }
+            return rest.removingPercentEncoding ?? rest
+        }
+        if path.contains("\\"), !path.contains("/") { return path.replacingOccurrences(of: "\\", with: "/") }
+        return path
     }
 
     /// Picks among files that match by name or words: one is the answer; several are decided by how many

@@ -141,6 +141,45 @@ final class ResolverTests: XCTestCase {
         XCTAssertNotNil(throughDirectory.refused)
         let absolute = try resolver.resolve("/etc/passwd")
         XCTAssertNil(absolute.resolved)
+        // The same escapes written the Windows way or as a URI are refused too.
+        for attempt in ["..\\..\\secret.flac", "file:///music/%2e%2e/%2e%2e/secret.flac"] {
+            let r = try resolver.resolve(attempt)
+            XCTAssertNil(r.resolved, attempt)
+            XCTAssertNotNil(r.refused, attempt)
+        }
+        XCTAssertEqual(try resolver.resolve("file:///music/Daft%20Punk/x%00.mp3").refused, "path contains a NUL byte")
+    }
+
+    // Navidrome on Windows hands out paths with backslashes, and playlists and MPD write file:// URIs. Before,
+    // both were found only by fuzzy words (a guess, refused for writes) or not at all.
+    func testWindowsPathsAndFileURIsAreThePathsTheyName() throws {
+        let windows = try resolver.resolve("Daft Punk\\Discovery\\01 One More Time.mp3")
+        XCTAssertEqual(windows.resolved, "Daft Punk/Discovery/01 One More Time.mp3")
+        XCTAssertEqual(windows.strategy, 1)
+        let drive = try resolver.resolve("D:\\Music\\Daft Punk\\Alive 2007\\02 Aerodynamic.mp3")
+        XCTAssertEqual(drive.resolved, "Daft Punk/Alive 2007/02 Aerodynamic.mp3")
+        XCTAssertEqual(drive.strategy, 2)
+        let uri = try resolver.resolve("file:///music/%C3%9Cn%C3%AFc%C3%B6d%C3%A9%20Band/%C3%85lbum/07%20%C3%87a%20va.ogg")
+        XCTAssertEqual(uri.resolved, "Ünïcödé Band/Ålbum/07 Ça va.ogg")
+        XCTAssertEqual(uri.strategy, 2)
+        let local = try resolver.resolve("file://localhost" + library + "/Daft%20Punk/Discovery/02%20Aerodynamic.mp3")
+        XCTAssertEqual(local.resolved, "Daft Punk/Discovery/02 Aerodynamic.mp3")
+        XCTAssertEqual(local.strategy, 1)
+    }
+
+    // A fuzzy query holds every word of a sibling whose folder is named like the song ("Neon Skyline/02 Laser
+    // Rain.mp3" for "Neon Skyline/01 Neon Skyline"): the path with fewer words besides is the one asked for,
+    // whatever its extension. The sibling was picked, because its extension matched a transcoded name's.
+    func testFuzzyWordsPreferThePathWithFewestOtherWords() throws {
+        for (i, f) in ["Midnight Arcade/Neon Skyline/01 Neon Skyline.flac", "Midnight Arcade/Neon Skyline/02 Laser Rain.mp3"].enumerated() {
+            let path = library + "/" + f
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Synth.write(Synth.sine(frequency: 300 + Double(i) * 50, seconds: 0.2, amplitude: 0.2), to: path, format: .flac16)
+        }
+        try index()
+        let r = try resolver.resolve("Midnight Arcade/Neon Skyline/01 Neon Skyline.mp3")
+        XCTAssertEqual(r.resolved, "Midnight Arcade/Neon Skyline/01 Neon Skyline.flac")
+        XCTAssertEqual(r.strategy, 4)
     }
 
     func testPathWords() {
