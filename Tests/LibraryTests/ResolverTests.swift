@@ -80,9 +80,7 @@ final class ResolverTests: XCTestCase {
 
     func testFuzzyMatchForSubsonicFakePaths() throws {
         // Subsonic builds AlbumArtist/Album/NN - Title.ext from tags; case, accents and punctuation differ.
-        let r = try resolver.resolve("Beyonce/I Am Sasha Fierce/03 - halo.mp3")
-        XCTAssertEqual(r.resolved, "Beyoncé/I Am... Sasha Fierce (2008)/03 - Halo.flac")
-        XCTAssertEqual(r.strategy, 4)
+        try assertResolves("Beyonce/I Am Sasha Fierce/03 - halo.mp3", to: "Beyoncé/I Am... Sasha Fierce (2008)/03 - Halo.flac", by: 4)
         let accents = try resolver.resolve("Unicode Band/Album/07 - Ca Va.ogg")
         XCTAssertEqual(accents.resolved, "Ünïcödé Band/Ålbum/07 Ça va.ogg")
     }
@@ -153,18 +151,18 @@ final class ResolverTests: XCTestCase {
     // Navidrome on Windows hands out paths with backslashes, and playlists and MPD write file:// URIs. Before,
     // both were found only by fuzzy words (a guess, refused for writes) or not at all.
     func testWindowsPathsAndFileURIsAreThePathsTheyName() throws {
-        let windows = try resolver.resolve("Daft Punk\\Discovery\\01 One More Time.mp3")
-        XCTAssertEqual(windows.resolved, "Daft Punk/Discovery/01 One More Time.mp3")
-        XCTAssertEqual(windows.strategy, 1)
-        let drive = try resolver.resolve("D:\\Music\\Daft Punk\\Alive 2007\\02 Aerodynamic.mp3")
-        XCTAssertEqual(drive.resolved, "Daft Punk/Alive 2007/02 Aerodynamic.mp3")
-        XCTAssertEqual(drive.strategy, 2)
-        let uri = try resolver.resolve("file:///music/%C3%9Cn%C3%AFc%C3%B6d%C3%A9%20Band/%C3%85lbum/07%20%C3%87a%20va.ogg")
-        XCTAssertEqual(uri.resolved, "Ünïcödé Band/Ålbum/07 Ça va.ogg")
-        XCTAssertEqual(uri.strategy, 2)
-        let local = try resolver.resolve("file://localhost" + library + "/Daft%20Punk/Discovery/02%20Aerodynamic.mp3")
-        XCTAssertEqual(local.resolved, "Daft Punk/Discovery/02 Aerodynamic.mp3")
-        XCTAssertEqual(local.strategy, 1)
+        try assertResolves("Daft Punk\\Discovery\\01 One More Time.mp3", to: "Daft Punk/Discovery/01 One More Time.mp3", by: 1)
+        try assertResolves("D:\\Music\\Daft Punk\\Alive 2007\\02 Aerodynamic.mp3", to: "Daft Punk/Alive 2007/02 Aerodynamic.mp3", by: 2)
+        try assertResolves("file:///music/%C3%9Cn%C3%AFc%C3%B6d%C3%A9%20Band/%C3%85lbum/07%20%C3%87a%20va.ogg",
+                           to: "Ünïcödé Band/Ålbum/07 Ça va.ogg", by: 2)
+        try assertResolves("file://localhost" + library + "/Daft%20Punk/Discovery/02%20Aerodynamic.mp3",
+                           to: "Daft Punk/Discovery/02 Aerodynamic.mp3", by: 1)
+    }
+
+    private func assertResolves(_ input: String, to path: String, by strategy: Int, line: UInt = #line) throws {
+        let r = try resolver.resolve(input)
+        XCTAssertEqual(r.resolved, path, input, line: line)
+        XCTAssertEqual(r.strategy, strategy, input, line: line)
     }
 
     // A fuzzy query holds every word of a sibling whose folder is named like the song ("Neon Skyline/02 Laser
@@ -177,9 +175,7 @@ final class ResolverTests: XCTestCase {
             try Synth.write(Synth.sine(frequency: 300 + Double(i) * 50, seconds: 0.2, amplitude: 0.2), to: path, format: .flac16)
         }
         try index()
-        let r = try resolver.resolve("Midnight Arcade/Neon Skyline/01 Neon Skyline.mp3")
-        XCTAssertEqual(r.resolved, "Midnight Arcade/Neon Skyline/01 Neon Skyline.flac")
-        XCTAssertEqual(r.strategy, 4)
+        try assertResolves("Midnight Arcade/Neon Skyline/01 Neon Skyline.mp3", to: "Midnight Arcade/Neon Skyline/01 Neon Skyline.flac", by: 4)
     }
 
     func testPathWords() {
