@@ -1,4 +1,5 @@
 import Foundation
+import Genres
 import GRDB
 @testable import Pipeline
 import Store
@@ -97,6 +98,16 @@ final class HostileInputTests: LibraryTestCase {
     }
 
     // 13. 200,000 GENRE values: splitting them is linear (it was a `contains` over the growing list).
+    // A playlist line starting with '#' is a comment to every M3U reader (Navidrome's too): a track under an
+    // artist folder named "#1 Dads" was dropped from the playlist that listed it.
+    func testPlaylistPathsStartingWithAHashStayPaths() {
+        let tracks = [TrackInput(path: "#1 Dads/About Face/01 So Soldier.flac", title: "So Soldier", artist: "#1 Dads", duration: 200),
+                      TrackInput(path: "Line\nBreak/02.flac", duration: 100)]
+        let text = M3U.render(tracks, path: { $0.path })
+        XCTAssertEqual(text.split(separator: "\n").filter { !$0.hasPrefix("#") },
+                       ["./#1 Dads/About Face/01 So Soldier.flac", "Line Break/02.flac"])
+    }
+
     func testManyGenreValuesAreHandledInLinearTime() {
         let values = (0..<200_000).map { "Genre \($0)" }
         let tags = TrackTags(TagSnapshot(properties: ["GENRE": values + values], codec: "flac", durationSeconds: 1,

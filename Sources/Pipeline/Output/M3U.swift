@@ -10,9 +10,15 @@ enum M3U {
             let seconds = t.duration.map { Int($0.rounded()) } ?? -1
             let label = [t.artist, t.title].compactMap { $0 }.filter { !$0.isEmpty }
             let name = label.isEmpty ? (t.path as NSString).lastPathComponent : label.joined(separator: " - ")
-            text += "#EXTINF:\(seconds),\(oneLine(name))\n\(oneLine(path(t)))\n"
+            text += "#EXTINF:\(seconds),\(oneLine(name))\n\(pathLine(path(t)))\n"
         }
         return text
+    }
+
+    /// A path starting with '#' (an artist folder named "#1 Dads") would read as a comment: "./" keeps it a path.
+    static func pathLine(_ path: String) -> String {
+        let line = oneLine(path)
+        return line.hasPrefix("#") ? "./" + line : line
     }
 
     /// A tag with a line break would start a line the player reads as a path.
