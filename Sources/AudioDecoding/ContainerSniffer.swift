@@ -72,6 +72,8 @@ public enum ContainerSniffer {
                 } else if let len = MPEGFrameHeader(b, at: i)?.frameLength, i + len + 4 <= b.count,
                           MPEGFrameHeader(b, at: i + len) != nil {
                     return .mp3
+                } else if MPEGFrameHeader.freeFormatFrameLength(b, at: i) != nil {
+                    return .mp3
                 }
             }
             i += 1
@@ -121,6 +123,28 @@ struct MPEGFrameHeader {
             frameLength = coefficient * kbps * 1000 / sampleRate + padding
         }
         guard frameLength > 4 else { return nil }
+    }
+}
+
+extension MPEGFrameHeader {
+    /// The length of a free-format frame at `i` (bitrate index 0: the encoder chose a rate the table lacks,
+    /// as `lame --freeformat` does above 320 kbps), from the next two frame headers with the same version,
+    /// layer, sample rate and channel mode at the same spacing (±1 byte of padding). Three headers in step
+    /// are required, so random bytes are not taken for MP3. libmpg123 decodes such streams.
+    static func freeFormatFrameLength(_ b: [UInt8], at i: Int) -> Int? {
+        guard i + 4 <= b.count, b[i] == 0xFF, (b[i + 1] & 0xE0) == 0xE0 else { return nil }
+        let version = (b[i + 1] >> 3) & 0x03, layer = (b[i + 1] >> 1) & 0x03
+        guard version != 1, layer != 0, b[i + 2] >> 4 == 0, (b[i + 2] >> 2) & 0x03 != 3 else { return nil }
+        func sameHeader(_ j: Int) -> Bool {
+            j + 4 <= b.count && b[j] == 0xFF && b[j + 1] & 0xFE == b[i + 1] & 0xFE && b[j + 2] & 0xFC == b[i + 2] & 0xFC
+                && b[j + 3] & 0xC0 == b[i + 3] & 0xC0
+        }
+        // Free-format frames stay under 4 KiB at any rate and bitrate libmpg123 accepts.
+        guard b.count - i - 4 >= 24 else { return nil }
+        for length in 24...min(4_096, b.count - i - 4) where sameHeader(i + length) {
+            if (length - 1...length + 1).contains(where: { sameHeader(i + length + $0) }) { return length }
+        }
+        return nil
     }
 }
 

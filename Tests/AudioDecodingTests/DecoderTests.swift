@@ -72,6 +72,29 @@ final class DecoderTests: TemporaryFolderTestCase {
         try assertDuration(dir + "/noxing.mp3", expected: 14, codec: "mp3")
     }
 
+    // Free-format MP3 (bitrate index 0: `lame --freeformat` above 320 kbps) was refused as "not an audio
+    // file": the sniffer wanted a bitrate from the table. A CBR file with every header's bitrate index zeroed
+    // stands in for one (no free-format encoder in the test's packages).
+    func testFreeFormatMP3Decodes() throws {
+        let path = dir + "/free.mp3"
+        try Synth.write(Synth.sine(frequency: 440, seconds: 4, amplitude: 0.5), to: path, format: .mp3CBR)
+        let (_, whole, _) = try decodeAll(path)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var i = ContainerSniffer.id3v2Size(Data(bytes), at: 0) ?? 0
+        var frames = 0
+        while let header = MPEGFrameHeader(bytes, at: i) {
+            bytes[i + 2] &= 0x0F
+            i += header.frameLength
+            frames += 1
+        }
+        XCTAssertGreaterThan(frames, 100)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let (format, decoded, damage) = try decodeAll(path)
+        XCTAssertEqual(format.codec, "mp3")
+        XCTAssertEqual(Double(decoded), Double(whole), accuracy: 1152 * 2)
+        XCTAssertNil(damage)
+    }
+
     func testM4AThroughFFmpeg() throws {
         try Synth.write(Synth.sine(frequency: 440, seconds: 9.5, amplitude: 0.5), to: dir + "/src.wav", format: .wav16)
         guard Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav", "-c:a", "aac", "-b:a", "128k",
