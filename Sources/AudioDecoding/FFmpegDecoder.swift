@@ -112,19 +112,12 @@ final class FFmpegDecoder: AudioDecoder {
             throw fail(.corrupt, "absurd stream parameters (\(channels) channels, \(sampleRate) Hz)")
         }
         // Same rate, same channel count, default order both sides: format conversion only.
-        var inLayout = AVChannelLayout()
-        var outLayout = AVChannelLayout()
-        av_channel_layout_default(&inLayout, Int32(channels))
-        av_channel_layout_default(&outLayout, Int32(channels))
-        var swr: OpaquePointer? = nil
-        guard swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(sampleRate),
-                                  &inLayout, codecContext.pointee.sample_fmt, Int32(sampleRate), 0, nil) >= 0,
-              swr_init(swr) >= 0 else {
-            swr_free(&swr)
+        let first = FrameInput(rate: Int32(sampleRate), channels: Int32(channels), format: codecContext.pointee.sample_fmt.rawValue)
+        guard let swr = Self.resampler(from: first, toRate: sampleRate, channels: channels) else {
             throw fail(.unsupported, "cannot convert its sample format")
         }
         handles.resampler = swr
-        input = FrameInput(rate: Int32(sampleRate), channels: Int32(channels), format: codecContext.pointee.sample_fmt.rawValue)
+        input = first
 
         var frames: Int64? = nil
         let timeBase = stream.pointee.time_base
@@ -236,56 +229,59 @@ final class FFmpegDecoder: AudioDecoder {
                 return
             }
         }
-        let channels = format.channels
         let capacity = max(Int(swr_get_out_samples(resampler, Int32(count))), count)
-        let start = pending.count
-        pending += repeatElement(0, count: capacity * channels)
-        let produced: Int32 = pending.withUnsafeMutableBufferPointer { out in
-            var outPointer: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(out.baseAddress! + start)
-                .assumingMemoryBound(to: UInt8.self)
-            return withUnsafeMutablePointer(to: &outPointer) { outPlanes in
-                frame.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self,
-                                                              capacity: Int(frameInput.channels)) { inPlanes in
-                    swr_convert(resampler, outPlanes, Int32(capacity), inPlanes, Int32(count))
-                }
+        appendConverted(capacity: capacity) { outPlanes in
+            frame.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: Int(frameInput.channels)) {
+                swr_convert(resampler, outPlanes, Int32(capacity), $0, Int32(count))
             }
         }
-        pending.removeLast((capacity - max(0, Int(produced))) * channels)
     }
 
     /// Appends to `pending` what the resampler still holds (its filter delay when it changes the rate).
     private func drainResampler() {
-        let channels = format.channels
         let capacity = Int(swr_get_out_samples(resampler, 0))
         guard capacity > 0 else { return }
+        appendConverted(capacity: capacity) { swr_convert(resampler, $0, Int32(capacity), nil, 0) }
+    }
+
+    /// Appends up to `capacity` frames to `pending`, written by `convert` (given the output plane; it returns
+    /// the frames it wrote).
+    private func appendConverted(capacity: Int, _ convert: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>) -> Int32) {
+        let channels = format.channels
         let start = pending.count
         pending += repeatElement(0, count: capacity * channels)
         let produced: Int32 = pending.withUnsafeMutableBufferPointer { out in
             var outPointer: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(out.baseAddress! + start)
                 .assumingMemoryBound(to: UInt8.self)
-            return withUnsafeMutablePointer(to: &outPointer) { swr_convert(resampler, $0, Int32(capacity), nil, 0) }
+            return withUnsafeMutablePointer(to: &outPointer) { convert($0) }
         }
         pending.removeLast((capacity - max(0, Int(produced))) * channels)
     }
 
     /// A resampler from `frameInput` to the stream's output format; false when the parameters are absurd.
     private func reconfigure(for frameInput: FrameInput) -> Bool {
-        guard (1...64).contains(frameInput.channels), frameInput.rate > 0, frameInput.rate <= 1_536_000 else { return false }
-        var inLayout = AVChannelLayout()
-        var outLayout = AVChannelLayout()
-        av_channel_layout_default(&inLayout, frameInput.channels)
-        av_channel_layout_default(&outLayout, Int32(format.channels))
-        var swr: OpaquePointer? = nil
-        guard swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(format.sampleRate),
-                                  &inLayout, AVSampleFormat(rawValue: frameInput.format), frameInput.rate, 0, nil) >= 0,
-              swr_init(swr) >= 0 else {
-            swr_free(&swr)
-            return false
-        }
+        guard (1...64).contains(frameInput.channels), frameInput.rate > 0, frameInput.rate <= 1_536_000,
+              let swr = Self.resampler(from: frameInput, toRate: format.sampleRate, channels: format.channels) else { return false }
         swr_free(&handles.resampler)
         handles.resampler = swr
         input = frameInput
         return true
+    }
+
+    /// An initialised resampler to interleaved Float at `rate` and `channels` (default channel orders), or nil.
+    private static func resampler(from frameInput: FrameInput, toRate rate: Int, channels: Int) -> OpaquePointer? {
+        var inLayout = AVChannelLayout()
+        var outLayout = AVChannelLayout()
+        av_channel_layout_default(&inLayout, frameInput.channels)
+        av_channel_layout_default(&outLayout, Int32(channels))
+        var swr: OpaquePointer? = nil
+        guard swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, Int32(rate), &inLayout,
+                                  AVSampleFormat(rawValue: frameInput.format), frameInput.rate, 0, nil) >= 0,
+              swr_init(swr) >= 0 else {
+            swr_free(&swr)
+            return nil
+        }
+        return swr
     }
 
     private func finish() {
