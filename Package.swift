@@ -21,6 +21,7 @@ let package = Package(
         // System libraries (Debian -dev packages).
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CXattr"),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
@@ -30,7 +31,7 @@ let package = Package(
                 cxxSettings: [.unsafeFlags(["-I/usr/include/taglib"])],
                 linkerSettings: [.linkedLibrary("tag"), .linkedLibrary("stdc++")]),
 
-        .target(name: "AudioDecoding", dependencies: ["CSndfile", "CMpg123", "CFFmpeg"]),
+        .target(name: "AudioDecoding", dependencies: ["CSndfile", "CMpg123", "CFLAC", "CFFmpeg"]),
         // Exclusivity checks cost more than the DSP in the per-sample loops; the module holds no shared state.
         .target(name: "Analysis", dependencies: ["CFFTW"],
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),

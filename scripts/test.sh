@@ -11,6 +11,8 @@ python3 -c "import mutagen" 2>/dev/null || python3 -m pip install --quiet mutage
 missing=""
 command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 command -v mpcenc >/dev/null 2>&1 || missing="$missing musepack-tools"
+# flac (the command) writes the 32-bit FLAC that libsndfile refuses and libFLAC decodes.
+command -v flac >/dev/null 2>&1 || missing="$missing flac"
 # GNU parallel runs the shard test the way the README's "more than one machine" section does.
 command -v parallel >/dev/null 2>&1 || missing="$missing parallel"
 if [ -n "$missing" ]; then

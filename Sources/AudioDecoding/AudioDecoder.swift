@@ -57,15 +57,7 @@ public enum AudioDecoders {
                     decoder = sndfile
                 }
             } catch let sndfileError as DecodeError {
-                // Ogg FLAC, exotic WAV codecs, FLAC behind ID3: FFmpeg decodes what libsndfile cannot.
-                do {
-                    decoder = try FFmpegDecoder(path: path)
-                } catch let ffmpegError as DecodeError where ffmpegError.kind == .unsupported && container == .flac {
-                    // Both refuse a FLAC (32-bit samples): say why each did.
-                    throw DecodeError(.unsupported, path: path, reason: "\(sndfileError.reason); \(ffmpegError.reason)")
-                } catch {
-                    throw sndfileError
-                }
+                decoder = try afterLibsndfile(path: path, container: container, refusal: sndfileError)
             }
         case .rifx:
             // Never FFmpeg: this build reads a big-endian WAV's 16-bit samples as little-endian, and a sine
@@ -82,5 +74,19 @@ public enum AudioDecoders {
         }
         try check(decoder.format, path: path)
         return decoder
+    }
+
+    /// What libsndfile refused: FLAC through libFLAC itself (FLAC 1.4's 32-bit samples, FLAC behind ID3v2), the
+    /// rest (Ogg FLAC, exotic WAV codecs) through FFmpeg. When every decoder refuses a FLAC, the error says
+    /// why each did.
+    private static func afterLibsndfile(path: String, container: Container, refusal: DecodeError) throws -> any AudioDecoder {
+        if container == .flac, let flac = try? FLACDecoder(path: path) { return flac }
+        do {
+            return try FFmpegDecoder(path: path)
+        } catch let ffmpegError as DecodeError where ffmpegError.kind == .unsupported && container == .flac {
+            throw DecodeError(.unsupported, path: path, reason: "\(refusal.reason); \(ffmpegError.reason)")
+        } catch {
+            throw refusal
+        }
     }
 }

@@ -36,8 +36,7 @@ final class FFmpegDecoder: AudioDecoder {
     private let streamIndex: Int32
     private let packet: UnsafeMutablePointer<AVPacket>
     private let frame: UnsafeMutablePointer<AVFrame>
-    private var pending: [Float] = []
-    private var pendingOffset = 0
+    private var pending = PendingSamples()
     private var framesDelivered: Int64 = 0
     private var draining = false
     private var finished = false
@@ -149,15 +148,11 @@ final class FFmpegDecoder: AudioDecoder {
         let channels = format.channels
         var written = 0
         while written < frames {
-            if pendingOffset < pending.count {
-                let available = (pending.count - pendingOffset) / channels
-                var n = min(available, frames - written)
+            if pending.frames(channels: channels) > 0 {
+                var n = min(pending.frames(channels: channels), frames - written)
                 if let limit = frameLimit { n = Int(min(Int64(n), max(0, limit - framesDelivered))) }
-                if n == 0 { finished = true; pending.removeAll(); pendingOffset = 0; break }
-                pending.withUnsafeBufferPointer { src in
-                    (buffer + written * channels).update(from: src.baseAddress! + pendingOffset, count: n * channels)
-                }
-                pendingOffset += n * channels
+                if n == 0 { finished = true; pending.clear(); break }
+                pending.take(n, channels: channels, into: buffer + written * channels)
                 written += n
                 framesDelivered += Int64(n)
                 continue
@@ -175,17 +170,16 @@ final class FFmpegDecoder: AudioDecoder {
             if rc == 0 {
                 convertFrame()
                 av_frame_unref(frame)
-                if !pending.isEmpty { return true }
+                if !pending.samples.isEmpty { return true }
                 continue
             }
             if rc == SPN_AVERROR_EOF {
                 // A resampler set up for a later link holds back a few samples of filter delay.
                 if !drainedAtEnd {
                     drainedAtEnd = true
-                    pending.removeAll(keepingCapacity: true)
-                    pendingOffset = 0
+                    pending.clear()
                     drainResampler()
-                    if !pending.isEmpty { return true }
+                    if !pending.samples.isEmpty { return true }
                 }
                 finish()
                 return false
@@ -216,8 +210,7 @@ final class FFmpegDecoder: AudioDecoder {
     private func convertFrame() {
         let count = Int(frame.pointee.nb_samples)
         guard count > 0 else { return }
-        pending.removeAll(keepingCapacity: true)
-        pendingOffset = 0
+        pending.clear()
         let frameInput = FrameInput(rate: frame.pointee.sample_rate, channels: frame.pointee.ch_layout.nb_channels,
                                     format: frame.pointee.format)
         if frameInput != input {
@@ -248,14 +241,14 @@ final class FFmpegDecoder: AudioDecoder {
     /// the frames it wrote).
     private func appendConverted(capacity: Int, _ convert: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>) -> Int32) {
         let channels = format.channels
-        let start = pending.count
-        pending += repeatElement(0, count: capacity * channels)
-        let produced: Int32 = pending.withUnsafeMutableBufferPointer { out in
+        let start = pending.samples.count
+        pending.samples += repeatElement(0, count: capacity * channels)
+        let produced: Int32 = pending.samples.withUnsafeMutableBufferPointer { out in
             var outPointer: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(out.baseAddress! + start)
                 .assumingMemoryBound(to: UInt8.self)
             return withUnsafeMutablePointer(to: &outPointer) { convert($0) }
         }
-        pending.removeLast((capacity - max(0, Int(produced))) * channels)
+        pending.samples.removeLast((capacity - max(0, Int(produced))) * channels)
     }
 
     /// A resampler from `frameInput` to the stream's output format; false when the parameters are absurd.

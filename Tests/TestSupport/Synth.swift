@@ -59,11 +59,12 @@ public enum Synth {
     public static func concat(_ parts: [Float]...) -> [Float] { parts.flatMap { $0 } }
 
     public enum FileFormat: Sendable {
-        case wav16, wavFloat, wavBigEndian, wavGSM, flac16, flac24, oggVorbis, opus, mp3VBR, mp3CBR, aiff16
+        case wav16, wav32, wavFloat, wavBigEndian, wavGSM, flac16, flac24, oggVorbis, opus, mp3VBR, mp3CBR, aiff16
 
         var sndfileFormat: Int32 {
             switch self {
             case .wav16: return Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
+            case .wav32: return Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_32)
             case .wavFloat: return Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
             // RIFX: WAVE with big-endian sizes and samples.
             case .wavBigEndian: return Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16 | SF_ENDIAN_BIG)
