@@ -149,10 +149,10 @@ final class FFmpegDecoder: AudioDecoder {
         var written = 0
         while written < frames {
             if pending.frames(channels: channels) > 0 {
-                var n = min(pending.frames(channels: channels), frames - written)
-                if let limit = frameLimit { n = Int(min(Int64(n), max(0, limit - framesDelivered))) }
+                // The container's stated length ends the stream (an AAC decoder's padding past it is cut).
+                let allowed = frameLimit.map { Int(min(Int64(frames - written), max(0, $0 - framesDelivered))) } ?? frames - written
+                let n = pending.take(upTo: allowed, channels: channels, into: buffer + written * channels)
                 if n == 0 { finished = true; pending.clear(); break }
-                pending.take(n, channels: channels, into: buffer + written * channels)
                 written += n
                 framesDelivered += Int64(n)
                 continue

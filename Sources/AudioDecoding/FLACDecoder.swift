@@ -42,13 +42,10 @@ final class FLACDecoder: AudioDecoder {
         let channels = format.channels
         var written = 0
         while written < frames {
-            if pending.frames(channels: channels) > 0 {
-                let n = min(pending.frames(channels: channels), frames - written)
-                pending.take(n, channels: channels, into: buffer + written * channels)
-                written += n
-                framesDelivered += Int64(n)
-                continue
-            }
+            let n = pending.take(upTo: frames - written, channels: channels, into: buffer + written * channels)
+            written += n
+            framesDelivered += Int64(n)
+            if n > 0 { continue }
             pending.clear()
             if finished { break }
             let ok = FLAC__stream_decoder_process_single(decoder) != 0

@@ -7,11 +7,12 @@ struct PendingSamples {
     /// Whole frames not yet taken.
     func frames(channels: Int) -> Int { (samples.count - offset) / channels }
 
-    /// Copies the next `n` frames to `buffer` and moves past them.
-    mutating func take(_ n: Int, channels: Int, into buffer: UnsafeMutablePointer<Float>) {
-        let offset = self.offset
+    /// Copies up to `wanted` of the next frames to `buffer` and moves past them; returns how many.
+    mutating func take(upTo wanted: Int, channels: Int, into buffer: UnsafeMutablePointer<Float>) -> Int {
+        let n = min(max(0, wanted), frames(channels: channels)), offset = self.offset
         samples.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress! + offset, count: n * channels) }
         self.offset += n * channels
+        return n
     }
 
     /// Empties the store, keeping its memory for the next frame.
