@@ -26,7 +26,7 @@ final class FLACDecoder: AudioDecoder {
                 == FLAC__STREAM_DECODER_INIT_STATUS_OK,
               FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0,
               let info = streamInfo, info.rate > 0, info.channels > 0, (4...32).contains(info.bits) else {
-            FLAC__stream_decoder_delete(decoder)
+            // Every property is set by now, so deinit runs and frees the decoder.
             throw DecodeError(.corrupt, path: path, reason: "libFLAC cannot read its header")
         }
         format = AudioFormat(sampleRate: info.rate, channels: info.channels, codec: "flac",

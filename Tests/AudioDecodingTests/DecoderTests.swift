@@ -290,6 +290,11 @@ final class DecoderTests: TemporaryFolderTestCase {
         let tag: [UInt8] = Array("ID3".utf8) + [4, 0, 0, 0, 0, 1, 0] + [UInt8](repeating: 0, count: 128)
         try (Data(tag) + Data(contentsOf: URL(fileURLWithPath: dir + "/plain.flac"))).write(to: URL(fileURLWithPath: dir + "/id3.flac"))
         XCTAssertEqual(try decodedSamples(dir + "/id3.flac"), try decodedSamples(dir + "/plain.flac"))
+        // A STREAMINFO libFLAC cannot use (zeroed) is an error, not a crash: a refused decoder was freed twice.
+        var zeroed = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/b32.flac")))
+        zeroed.replaceSubrange(8..<42, with: [UInt8](repeating: 0, count: 34))
+        try Data(zeroed).write(to: URL(fileURLWithPath: dir + "/zeroed.flac"))
+        XCTAssertThrowsError(try AudioDecoders.open(path: dir + "/zeroed.flac"))
     }
 
     // An Ogg file may chain logical streams one after another (a recorded stream, files joined with `cat`).
