@@ -77,8 +77,9 @@ public enum AudioDecoders {
     }
 
     /// What libsndfile refused: FLAC through libFLAC itself (FLAC 1.4's 32-bit samples, FLAC behind ID3v2), the
-    /// rest (Ogg FLAC, exotic WAV codecs) through FFmpeg. When every decoder refuses a FLAC, the error says
-    /// why each did.
+    /// rest (Ogg FLAC, exotic WAV codecs) and a FLAC libFLAC cannot read either through FFmpeg. When FFmpeg then
+    /// refuses that FLAC as unsupported (32-bit samples before FFmpeg 6.0), the error gives libsndfile's reason
+    /// and FFmpeg's; otherwise libsndfile's.
     private static func afterLibsndfile(path: String, container: Container, refusal: DecodeError) throws -> any AudioDecoder {
         if container == .flac, let flac = try? FLACDecoder(path: path) { return flac }
         do {

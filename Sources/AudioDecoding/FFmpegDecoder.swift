@@ -107,11 +107,11 @@ final class FFmpegDecoder: AudioDecoder {
         }
         let channels = Int(codecContext.pointee.ch_layout.nb_channels)
         let sampleRate = Int(codecContext.pointee.sample_rate)
-        guard channels > 0, channels <= 64, sampleRate > 0, sampleRate <= 1_536_000 else {
+        let first = FrameInput(rate: Int32(sampleRate), channels: Int32(channels), format: codecContext.pointee.sample_fmt.rawValue)
+        guard first.isPlausible else {
             throw fail(.corrupt, "absurd stream parameters (\(channels) channels, \(sampleRate) Hz)")
         }
         // Same rate, same channel count, default order both sides: format conversion only.
-        let first = FrameInput(rate: Int32(sampleRate), channels: Int32(channels), format: codecContext.pointee.sample_fmt.rawValue)
         guard let swr = Self.resampler(from: first, toRate: sampleRate, channels: channels) else {
             throw fail(.unsupported, "cannot convert its sample format")
         }
@@ -253,8 +253,7 @@ final class FFmpegDecoder: AudioDecoder {
 
     /// A resampler from `frameInput` to the stream's output format; false when the parameters are absurd.
     private func reconfigure(for frameInput: FrameInput) -> Bool {
-        guard (1...64).contains(frameInput.channels), frameInput.rate > 0, frameInput.rate <= 1_536_000,
-              let swr = Self.resampler(from: frameInput, toRate: format.sampleRate, channels: format.channels) else { return false }
+        guard frameInput.isPlausible, let swr = Self.resampler(from: frameInput, toRate: format.sampleRate, channels: format.channels) else { return false }
         swr_free(&handles.resampler)
         handles.resampler = swr
         input = frameInput
@@ -306,4 +305,7 @@ private struct FrameInput: Equatable {
     var rate: Int32
     var channels: Int32
     var format: Int32
+
+    /// 1–64 channels at up to 1.536 MHz: anything else is a corrupt or crafted header.
+    var isPlausible: Bool { (1...64).contains(channels) && (1...1_536_000).contains(rate) }
 }

@@ -150,25 +150,27 @@ public final class PathResolver: Sendable {
             try FileQueries.presentPaths(db, rootId: rootId, sharing: words, atLeast: (words.count + 1) / 2)
         }
         let wanted = Set(words)
-        // The share of the asked words a path holds, then the share of its words that were asked: a sibling
-        // in a folder named like the song ("Neon Skyline/02 Laser Rain") holds every asked word too.
-        var best: [(path: String, score: Double, precision: Double)] = []
+        // Ranked by the share of the asked words a path holds, then the share of its words that were asked: a
+        // sibling in a folder named like the song ("Neon Skyline/02 Laser Rain") holds every asked word too.
+        // Both are ratios of small counts, so equal ratios are equal Doubles and ties compare exactly.
+        var best: [String] = []
+        var bestRank = (score: 0.0, precision: 0.0)
         for path in candidates {
             let have = Set(PathWords.words(path))
             let shared = Double(wanted.intersection(have).count)
-            let score = shared / Double(wanted.count), precision = shared / Double(max(1, have.count))
-            guard score >= 0.5 else { continue }
-            if best.isEmpty || score > best[0].score + 1e-9
-                || (abs(score - best[0].score) < 1e-9 && precision > best[0].precision + 1e-9) {
-                best = [(path, score, precision)]
-            } else if abs(score - best[0].score) < 1e-9, abs(precision - best[0].precision) < 1e-9 {
-                best.append((path, score, precision))
+            let rank = (score: shared / Double(wanted.count), precision: shared / Double(max(1, have.count)))
+            guard rank.score >= 0.5 else { continue }
+            if best.isEmpty || rank > bestRank {
+                best = [path]
+                bestRank = rank
+            } else if rank == bestRank {
+                best.append(path)
             }
         }
         guard !best.isEmpty else { return r }
         // Ties: the same extension as asked, then the most similar folders.
         let ext = (components.last! as NSString).pathExtension.lowercased()
-        var tied = best.map(\.path)
+        var tied = best
         if !ext.isEmpty {
             let sameExt = tied.filter { ($0 as NSString).pathExtension.lowercased() == ext }
             if !sameExt.isEmpty { tied = sameExt }
