@@ -138,7 +138,7 @@ final class FFmpegDecoder: AudioDecoder {
         let sampleFormat = codecContext.pointee.sample_fmt
         let isFloat = sampleFormat == AV_SAMPLE_FMT_FLT || sampleFormat == AV_SAMPLE_FMT_FLTP
             || sampleFormat == AV_SAMPLE_FMT_DBL || sampleFormat == AV_SAMPLE_FMT_DBLP
-        let lossy: Set<String> = ["aac", "mp3", "vorbis", "opus", "wma"]
+        let lossy: Set<String> = ["aac", "mp3", "mp2", "mp1", "vorbis", "opus", "wma"]
         format = AudioFormat(sampleRate: sampleRate, channels: channels, codec: codecName, frameCount: frames,
                              bitDepth: depth > 0 && !lossy.contains(codecName) ? depth : nil,
                              backend: "ffmpeg", floatSamples: isFloat && !lossy.contains(codecName))
@@ -292,6 +292,8 @@ final class FFmpegDecoder: AudioDecoder {
         case AV_CODEC_ID_APE: return "ape"
         case AV_CODEC_ID_FLAC: return "flac"
         case AV_CODEC_ID_MP3: return "mp3"
+        case AV_CODEC_ID_MP2: return "mp2"
+        case AV_CODEC_ID_MP1: return "mp1"
         case AV_CODEC_ID_VORBIS: return "vorbis"
         case AV_CODEC_ID_OPUS: return "opus"
         case AV_CODEC_ID_WMAV1, AV_CODEC_ID_WMAV2, AV_CODEC_ID_WMAPRO, AV_CODEC_ID_WMALOSSLESS: return "wma"

@@ -56,8 +56,14 @@ final class Mpg123Decoder: AudioDecoder {
             damage = String(format: "truncated: the header announces %.1f s, the file holds %.1f s",
                             Double(announced) / Double(rate), Double(length) / Double(rate))
         }
-        format = AudioFormat(sampleRate: rate, channels: Int(channels), codec: "mp3",
+        format = AudioFormat(sampleRate: rate, channels: Int(channels), codec: Self.codec(layer: spn_mpg123_layer(handle)),
                              frameCount: length > 0 ? length : nil, bitDepth: nil, backend: "mpg123")
+    }
+
+    /// "mp3", or "mp2" / "mp1" for the older layers (DAB and broadcast recordings, Video CD audio), which
+    /// libmpg123 decodes alike.
+    static func codec(layer: Int32) -> String {
+        layer == 1 || layer == 2 ? "mp\(layer)" : "mp3"
     }
 
     deinit {

@@ -60,6 +60,8 @@ final class SndfileDecoder: AudioDecoder {
         case (_, Int32(SF_FORMAT_VORBIS)): return ("vorbis", nil, false)
         case (_, Int32(SF_FORMAT_OPUS)): return ("opus", nil, false)
         case (_, Int32(SF_FORMAT_MPEG_LAYER_III)): return ("mp3", nil, false)
+        case (_, Int32(SF_FORMAT_MPEG_LAYER_II)): return ("mp2", nil, false)
+        case (_, Int32(SF_FORMAT_MPEG_LAYER_I)): return ("mp1", nil, false)
         case (_, Int32(SF_FORMAT_ULAW)): return ("ulaw", nil, false)
         case (_, Int32(SF_FORMAT_ALAW)): return ("alaw", nil, false)
         case (_, Int32(SF_FORMAT_IMA_ADPCM)), (_, Int32(SF_FORMAT_MS_ADPCM)), (_, Int32(SF_FORMAT_NMS_ADPCM_16)),

@@ -7,3 +7,8 @@ static inline int64_t spn_mpg123_length(mpg123_handle *h) { return (int64_t)mpg1
 static inline int spn_mpg123_param(mpg123_handle *h, enum mpg123_parms type, long value) {
     return mpg123_param2(h, type, value, 0.0);
 }
+/* The MPEG audio layer (1, 2 or 3) of the current frame, 0 when unknown; mpg123_info is a macro too. */
+static inline int spn_mpg123_layer(mpg123_handle *h) {
+    struct mpg123_frameinfo2 info;
+    return mpg123_info2(h, &info) == MPG123_OK ? info.layer : 0;
+}

@@ -55,7 +55,11 @@ void setCodec(spn_tag_info *out, const char *codec) {
 }
 
 void describeFile(TagLib::File *file, spn_tag_info *out) {
-    if (dynamic_cast<TagLib::MPEG::File *>(file)) { setCodec(out, "mp3"); return; }
+    if (auto *f = dynamic_cast<TagLib::MPEG::File *>(file)) {
+        int layer = f->audioProperties() ? f->audioProperties()->layer() : 3;
+        setCodec(out, layer == 1 ? "mp1" : layer == 2 ? "mp2" : "mp3");
+        return;
+    }
     if (auto *f = dynamic_cast<TagLib::FLAC::File *>(file)) {
         setCodec(out, "flac");
         if (f->audioProperties()) out->bits_per_sample = f->audioProperties()->bitsPerSample();

@@ -95,12 +95,24 @@ final class DecoderTests: TemporaryFolderTestCase {
         XCTAssertNil(damage)
     }
 
-    func testM4AThroughFFmpeg() throws {
-        try Synth.write(Synth.sine(frequency: 440, seconds: 9.5, amplitude: 0.5), to: dir + "/src.wav", format: .wav16)
-        guard Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav", "-c:a", "aac", "-b:a", "128k",
-                                   dir + "/a.m4a"]) == 0 else {
-            throw XCTSkip("ffmpeg (the command) is needed to write M4A test files; .ci/run installs it")
+    /// Writes a 440 Hz sine as `src.wav` and encodes it with the ffmpeg command into `name`.
+    func encodeSine(seconds: Double, to name: String, _ codec: [String]) throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: seconds, amplitude: 0.5), to: dir + "/src.wav", format: .wav16)
+        guard Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav"] + codec + [dir + "/" + name]) == 0 else {
+            throw XCTSkip("ffmpeg (the command) is needed to write \(name); .ci/run installs it")
         }
+    }
+
+    /// Each decoder that can meet an MPEG Layer II file (libsndfile, libmpg123, FFmpeg) names it "mp2", not "mp3".
+    func testMP2IsNamedByItsLayer() throws {
+        try encodeSine(seconds: 4, to: "a.mp2", ["-c:a", "mp2", "-b:a", "192k"])
+        try assertDuration(dir + "/a.mp2", expected: 4, codec: "mp2")
+        XCTAssertEqual(try Mpg123Decoder(path: dir + "/a.mp2").format.codec, "mp2")
+        XCTAssertEqual(try FFmpegDecoder(path: dir + "/a.mp2").format.codec, "mp2")
+    }
+
+    func testM4AThroughFFmpeg() throws {
+        try encodeSine(seconds: 9.5, to: "a.m4a", ["-c:a", "aac", "-b:a", "128k"])
         try assertDuration(dir + "/a.m4a", expected: 9.5, codec: "aac")
         XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav", "-c:a", "alac",
                                             dir + "/b.m4a"]), 0)

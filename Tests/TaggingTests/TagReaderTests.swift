@@ -107,6 +107,13 @@ final class TagReaderTests: TemporaryFolderTestCase {
         XCTAssertEqual(TrackTags(a).year, 2019)
     }
 
+    // MPEG-1 Layer II (DAB and broadcast recordings) was reported as "mp3": TagLib's MPEG::File holds every layer.
+    func testMP2IsNamedByItsLayer() throws {
+        // FFmpeg's MP2 muxer writes no tags; the codec comes from the frames.
+        let mp2 = try tagged("a.mp2", codec: ["-c:a", "mp2", "-b:a", "192k"], tags: [:])
+        XCTAssertEqual(try TagReader.read(path: mp2).codec, "mp2")
+    }
+
     // ID3v2's genre refinements: "(RX)" is Remix and "(CR)" Cover; TagLib 1.13 gave the bare codes.
     func testID3GenreRefinementsAreNamed() throws {
         let mp3 = try tagged("rx.mp3", codec: ["-c:a", "libmp3lame", "-id3v2_version", "3"], tags: ["genre": "(RX)(CR)"])
