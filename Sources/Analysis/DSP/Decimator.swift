@@ -44,14 +44,29 @@ final class Decimator {
                 output.withUnsafeMutableBufferPointer { out in
                     let vectors = n / 8
                     let hv = UnsafeRawPointer(h.baseAddress!)
-                    for o in 0..<produced {
+                    /// The taps times the input from `o`, in eight lanes (each lane's products summed in tap order).
+                    func lanes(_ o: Int) -> SIMD8<Float> {
                         let base = UnsafeRawPointer(x.baseAddress! + o * factor)
                         var acc = SIMD8<Float>()
                         for v in 0..<vectors {
                             acc += base.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self)
                                 * hv.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self)
                         }
-                        out[o] = acc.sum()
+                        return acc
+                    }
+                    // Four outputs at a time: their lanes are added side by side in lane order, the same sums
+                    // as `SIMD8.sum()` one output at a time gives (so the same values), in a quarter of the adds.
+                    var o = 0
+                    while o + 4 <= produced {
+                        let a0 = lanes(o), a1 = lanes(o + 1), a2 = lanes(o + 2), a3 = lanes(o + 3)
+                        var sum = SIMD4(a0[0], a1[0], a2[0], a3[0])
+                        for lane in 1..<8 { sum += SIMD4(a0[lane], a1[lane], a2[lane], a3[lane]) }
+                        for k in 0..<4 { out[o + k] = sum[k] }
+                        o += 4
+                    }
+                    while o < produced {
+                        out[o] = lanes(o).sum()
+                        o += 1
                     }
                 }
             }
