@@ -164,6 +164,26 @@ final class TagWriteSafetyTests: LibraryTestCase {
         XCTAssertFalse(after.damaged, "\(after)")
     }
 
+    // A file TagLib can write whose audio no decoder reads (here a WavPack block claiming no samples) cannot
+    // have its edit checked: it is left alone, and the reason names the file, not the /proc/self/fd path the
+    // write reached it through.
+    func testAFileWhoseAudioDoesNotDecodeIsLeftAloneWithItsOwnName() throws {
+        guard Synth.run("ffmpeg", ["-version"]) == 0 else { throw XCTSkip("needs the ffmpeg command") }
+        try Synth.write(Synth.sine(frequency: 440, seconds: 2), to: dir + "/src.wav", format: .wav16)
+        let path = library + "/A/blank.wv"
+        XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav", "-c:a", "wavpack", path]), 0)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertEqual(bytes.prefix(4), Data("wvpk".utf8))
+        bytes.replaceSubrange(24..<28, with: Data(count: 4))       // the first block's sample count
+        try bytes.write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try spindle(["scan"]).status, 0)
+        let r = try spindle(["tags", "set", "A/blank.wv", "--set", "TITLE=Blank"])
+        XCTAssertEqual(r.status, 3, r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("failed A/blank.wv: its audio does not decode"), r.stdout + r.stderr)
+        XCTAssertFalse((r.stdout + r.stderr).contains("/proc/self/fd"), r.stdout + r.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes)
+    }
+
     func testAFileWithALongNameCanBeEdited() throws {
         let name = String(repeating: "n", count: 245) + ".flac"
         try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/A/" + name, format: .flac16)

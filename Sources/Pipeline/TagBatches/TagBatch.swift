@@ -142,6 +142,16 @@ public enum TagBatch {
         public var dryRun = false
     }
 
+    /// Why one file's write or undo failed, without its path: reports and the batch's rows put the path
+    /// beside it already, and the tag and confinement errors begin with it.
+    static func reason(_ error: Error) -> String {
+        switch error {
+        case let e as TagError: return e.reason
+        case let e as ConfinementError: return e.reason
+        default: return "\(error)"
+        }
+    }
+
     static func json(_ v: [String]?) -> String? { v.map { JSONValue.array($0.map { .string($0) }).serialized() } }
     static func values(_ json: String?) -> [String]? {
         guard let json, let list = try? JSONDecoder().decode([String].self, from: Data(json.utf8)) else { return nil }
@@ -177,10 +187,11 @@ public enum TagBatch {
                 }
                 report.conflicts.append((plan.path, conflict.reason))
             } catch {
+                let reason = Self.reason(error)
                 try database.writer.write { db in
-                    try TagBatchQueries.mark(db, batch: batchId, path: plan.path, status: .failed, error: "\(error)")
+                    try TagBatchQueries.mark(db, batch: batchId, path: plan.path, status: .failed, error: reason)
                 }
-                report.failed.append((plan.path, "\(error)"))
+                report.failed.append((plan.path, reason))
             }
         }
         let status: TagBatchRecord.Status = report.failed.isEmpty && report.conflicts.isEmpty ? .applied : .partial
@@ -237,7 +248,7 @@ public enum TagBatch {
                 }
             } catch {
                 // Left 'applied': undoing the batch again retries this file.
-                report.failed.append((path, "\(error)"))
+                report.failed.append((path, Self.reason(error)))
             }
         }
         if report.failed.isEmpty {

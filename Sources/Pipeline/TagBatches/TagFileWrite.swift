@@ -23,10 +23,16 @@ enum TagFileWrite {
                                kind: .conflict)
             }
         }, audio: { original, copy in
-            let before = try AudioDigest.of(path: original)
+            // Both are reached through /proc/self/fd (see `TagWriteTarget`): the reasons are told without
+            // those paths, which name nothing the user knows.
+            let before: AudioDigest
+            do { before = try AudioDigest.of(path: original) } catch {
+                throw TagError(path: relativePath, reason: "its audio does not decode (\(reason(error))), so an edited "
+                    + "copy could not be checked against it; the file is untouched")
+            }
             let after: AudioDigest
             do { after = try AudioDigest.of(path: copy) } catch {
-                throw TagError(path: relativePath, reason: "the edited copy does not decode (\(error)); the original is untouched")
+                throw TagError(path: relativePath, reason: "the edited copy does not decode (\(reason(error))); the original is untouched")
             }
             guard before == after else {
                 throw TagError(path: relativePath, reason: "the edited copy's audio differs from the original's "
@@ -35,5 +41,9 @@ enum TagFileWrite {
         })
         try TagWriter.apply(edit, at: target, id3v2Version: id3v2Version, checks: checks)
         return try file.state()
+    }
+
+    private static func reason(_ error: Error) -> String {
+        (error as? DecodeError)?.reason ?? String(describing: error)
     }
 }
