@@ -12,9 +12,9 @@ public enum TagFixer: String, CaseIterable, Sendable {
 
     public var summary: String {
         switch self {
-        case .whitespace: return "trim whitespace and remove control characters from every value"
+        case .whitespace: return "trim whitespace and remove control characters from every value (a tab becomes a space, a CR a line feed)"
         case .genreAliases: return "rename genres to the taxonomy's canonical names (Hip Hop → Hip-Hop)"
-        case .albumArtist: return "fill or unify ALBUMARTIST across an album whose tracks disagree"
+        case .albumArtist: return "fill or unify ALBUMARTIST across an album whose tracks disagree (a guest, \"A feat. B\", does not make it Various Artists)"
         case .numbers: return "normalise TRACKNUMBER/DISCNUMBER (\"03\" → \"3\", \" 3 / 12 \" → \"3/12\")"
         }
     }
@@ -23,7 +23,16 @@ public enum TagFixer: String, CaseIterable, Sendable {
     static func edits(_ fixers: [TagFixer], files: [(path: String, tags: TagSnapshot)], taxonomy: Taxonomy?) -> [(String, TagEdit)] {
         var edits: [String: TagEdit] = [:]
         func set(_ path: String, _ key: String, _ values: [String]) { edits[path, default: TagEdit()].set[key] = values }
-        for fixer in fixers {
+        /// A key's values as the fixers before this one left them: each fixer builds on the others' work (an
+        /// album whose ALBUM tags differ only by a trailing space is one album once `whitespace` has run).
+        func current(_ f: (path: String, tags: TagSnapshot), _ key: String) -> [String]? {
+            edits[f.path]?.set[key] ?? f.tags.properties[key]
+        }
+        func first(_ f: (path: String, tags: TagSnapshot), _ key: String) -> String? {
+            current(f, key)?.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        }
+        // In one order whatever the order asked: cleaning first, so the others compare clean values.
+        for fixer in allCases where fixers.contains(fixer) {
             switch fixer {
             case .whitespace:
                 for f in files {
@@ -35,26 +44,27 @@ public enum TagFixer: String, CaseIterable, Sendable {
             case .genreAliases:
                 guard let taxonomy else { continue }
                 for f in files {
-                    let current = edits[f.path]?.set["GENRE"] ?? f.tags.properties["GENRE"] ?? []
+                    let genres = current(f, "GENRE") ?? []
                     var canonical: [String] = []
-                    for g in current {
+                    for g in genres {
                         let name = taxonomy.canonical(g)?.name ?? g
                         if !canonical.contains(name) { canonical.append(name) }
                     }
-                    if !current.isEmpty && canonical != current { set(f.path, "GENRE", canonical) }
+                    if !genres.isEmpty && canonical != genres { set(f.path, "GENRE", canonical) }
                 }
             case .albumArtist:
                 // Albums are the tracks sharing a folder and an ALBUM tag.
                 var albums: [String: [(path: String, tags: TagSnapshot)]] = [:]
                 for f in files {
-                    guard let album = f.tags.first("ALBUM") else { continue }
+                    guard let album = first(f, "ALBUM") else { continue }
                     let folder = (f.path as NSString).deletingLastPathComponent
                     albums[folder + "\u{0}" + album, default: []].append(f)
                 }
                 for key in albums.keys.sorted() {
                     let tracks = albums[key]!
-                    let albumArtists = tracks.compactMap { $0.tags.first("ALBUMARTIST") }
-                    let artists = Set(tracks.compactMap { $0.tags.first("ARTIST") })
+                    let albumArtists = tracks.compactMap { first($0, "ALBUMARTIST") }
+                    // Guests do not make a compilation: "A feat. B" on an album of A's is A's.
+                    let artists = Set(tracks.compactMap { first($0, "ARTIST").map(Self.leadArtist) })
                     let target: String
                     if let common = Self.mostCommon(albumArtists) {
                         target = common
@@ -63,12 +73,12 @@ public enum TagFixer: String, CaseIterable, Sendable {
                     } else if artists.count > 1 {
                         target = "Various Artists"
                     } else { continue }
-                    for t in tracks where t.tags.properties["ALBUMARTIST"] != [target] { set(t.path, "ALBUMARTIST", [target]) }
+                    for t in tracks where current(t, "ALBUMARTIST") != [target] { set(t.path, "ALBUMARTIST", [target]) }
                 }
             case .numbers:
                 for f in files {
                     for key in ["TRACKNUMBER", "DISCNUMBER"] {
-                        guard let values = f.tags.properties[key], let v = values.first else { continue }
+                        guard let values = current(f, key), let v = values.first else { continue }
                         let normalised = Self.number(v)
                         if normalised != v { set(f.path, key, [normalised]) }
                     }
@@ -78,9 +88,32 @@ public enum TagFixer: String, CaseIterable, Sendable {
         return edits.keys.sorted().map { ($0, edits[$0]!) }
     }
 
+    /// Trimmed, with control characters gone but the words and lines they separated kept apart: a tab is a
+    /// space, a CR LF or a lone CR (classic Mac text) a line feed, anything else dropped.
     static func clean(_ s: String) -> String {
-        String(String.UnicodeScalarView(s.unicodeScalars.filter { !($0.properties.generalCategory == .control && $0 != "\n") }))
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        var out = String.UnicodeScalarView()
+        var previous: Unicode.Scalar?
+        for c in s.unicodeScalars {
+            defer { previous = c }
+            switch c {
+            case "\t": out.append(" ")
+            case "\r": out.append("\n")
+            case "\n": if previous != "\r" { out.append(c) }
+            default: if c.properties.generalCategory != .control { out.append(c) }
+            }
+        }
+        return String(out).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The artist a credit names first: "A feat. B", "A ft. B", "A featuring B", "A (feat. B)" → "A". Only
+    /// these markers: "&", "and" and "with" also join the names of bands ("Simon & Garfunkel").
+    static func leadArtist(_ credit: String) -> String {
+        var cut = credit.endIndex
+        for marker in [" feat. ", " feat ", " ft. ", " ft ", " featuring ", " (feat", " [feat", " (ft.", " [ft."] {
+            if let r = credit.range(of: marker, options: .caseInsensitive), r.lowerBound < cut { cut = r.lowerBound }
+        }
+        let lead = credit[..<cut].trimmingCharacters(in: .whitespaces)
+        return lead.isEmpty ? credit : lead
     }
 
     /// "03" → "3", " 3 / 12 " → "3/12", "03/012" → "3/12"; anything else unchanged.

@@ -1,0 +1,51 @@
+@testable import Pipeline
+import Tagging
+import XCTest
+
+/// The built-in fixers on the tags they meet: values pasted from elsewhere, albums with guests, and fixers
+/// asked for together.
+final class TagFixerTests: XCTestCase {
+    func snapshot(_ properties: [String: [String]]) -> TagSnapshot {
+        TagSnapshot(properties: properties, codec: "flac", durationSeconds: 1, bitrateKbps: nil, sampleRate: 44100,
+                    channels: 2, bitDepth: 16)
+    }
+
+    func edits(_ fixers: [TagFixer], _ files: [(String, [String: [String]])]) -> [String: TagEdit] {
+        Dictionary(uniqueKeysWithValues: TagFixer.edits(fixers, files: files.map { ($0.0, snapshot($0.1)) }, taxonomy: nil))
+    }
+
+    // A tab between words was dropped ("Song\t1" became "Song1"), and a lone CR (classic Mac line ends)
+    // joined two lines of lyrics.
+    func testWhitespaceKeepsWordsAndLinesApart() {
+        let e = edits([.whitespace], [("a.flac", ["TITLE": [" Song\t1 "], "LYRICS": ["One\r\nTwo\rThree\u{7}!\n"]])])
+        XCTAssertEqual(e["a.flac"]?.set["TITLE"], ["Song 1"])
+        XCTAssertEqual(e["a.flac"]?.set["LYRICS"], ["One\nTwo\nThree!"])
+    }
+
+    // A guest on one track made the album "Various Artists"; an ALBUM tag with a trailing space made a track
+    // an album of its own, even with `whitespace` asked for in the same run (and after album-artist).
+    func testAlbumArtistReadsCleanedValuesAndLeadArtists() {
+        let e = edits([.albumArtist, .whitespace], [
+            ("Alb/1.flac", ["ALBUM": ["Alb "], "ARTIST": ["Aya feat. Bo"]]),
+            ("Alb/2.flac", ["ALBUM": ["Alb"], "ARTIST": ["Aya"]]),
+            ("Alb/3.flac", ["ALBUM": ["Alb"], "ARTIST": ["Aya (Ft. Cid)"]]),
+        ])
+        for path in ["Alb/1.flac", "Alb/2.flac", "Alb/3.flac"] { XCTAssertEqual(e[path]?.set["ALBUMARTIST"], ["Aya"], path) }
+        XCTAssertEqual(e["Alb/1.flac"]?.set["ALBUM"], ["Alb"])
+    }
+
+    func testAlbumArtistOfACompilationIsVariousArtists() {
+        let e = edits([.albumArtist], [
+            ("C/1.flac", ["ALBUM": ["Hits"], "ARTIST": ["Simon & Garfunkel"]]),
+            ("C/2.flac", ["ALBUM": ["Hits"], "ARTIST": ["Simon"]]),
+        ])
+        XCTAssertEqual(e["C/1.flac"]?.set["ALBUMARTIST"], ["Various Artists"])
+        XCTAssertEqual(e["C/2.flac"]?.set["ALBUMARTIST"], ["Various Artists"])
+    }
+
+    func testLeadArtist() {
+        let credits = [("Drake feat. Rihanna", "Drake"), ("Drake ft Rihanna", "Drake"), ("Daft Punk [feat. Pharrell]", "Daft Punk"),
+                       ("Simon & Garfunkel", "Simon & Garfunkel"), ("Softcraft", "Softcraft")]
+        for (credit, lead) in credits { XCTAssertEqual(TagFixer.leadArtist(credit), lead, credit) }
+    }
+}
