@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Store", "TestSupport"]),
         .testTarget(name: "TaggingTests", dependencies: ["Tagging", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Navidrome", "Analysis", "Store", "Library", "Tagging", "AudioDecoding", "CXattr",
-                                                         "TestSupport"]),
+                                                         "Genres", "TestSupport"]),
         .testTarget(name: "GenresTests", dependencies: ["Genres", "Analysis"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Genres"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Pipeline", "Store", "TestSupport",

@@ -7,6 +7,12 @@ public struct Taxonomy: Sendable {
         public var name: String
         public var family: String
         public var aliases: [String]
+
+        public init(name: String, family: String, aliases: [String]) {
+            self.name = name
+            self.family = family
+            self.aliases = aliases
+        }
     }
 
     public let genres: [Genre]
@@ -24,6 +30,14 @@ public struct Taxonomy: Sendable {
     /// The canonical genre a tag value names, if the taxonomy knows it.
     public func canonical(_ raw: String) -> Genre? {
         index[Self.key(raw)].map { genres[$0] }
+    }
+
+    /// The canonical name when `raw` is only another spelling of it (case, spaces, punctuation, accents, "&"
+    /// for "and"): what `tags fix genre-aliases` writes. A sub-genre or an abbreviation listed as an alias
+    /// ("Heavy Metal" under Metal, "DnB") joins its genre in composite genres but keeps its own name in the files.
+    public func respelled(_ raw: String) -> String? {
+        guard let genre = canonical(raw), Self.key(genre.name) == Self.key(raw) else { return nil }
+        return genre.name
     }
 
     static func key(_ s: String) -> String {

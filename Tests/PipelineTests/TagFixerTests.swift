@@ -1,4 +1,5 @@
 @testable import Pipeline
+import Genres
 import Tagging
 import XCTest
 
@@ -41,6 +42,26 @@ final class TagFixerTests: XCTestCase {
         ])
         XCTAssertEqual(e["C/1.flac"]?.set["ALBUMARTIST"], ["Various Artists"])
         XCTAssertEqual(e["C/2.flac"]?.set["ALBUMARTIST"], ["Various Artists"])
+    }
+
+    // The aliases group sub-genres with their genre for composite genres; written into files they had
+    // collapsed "Heavy Metal" and "Hard Rock" into "Metal" and "Trap" into "Hip-Hop".
+    func testGenreAliasesOnlyRespell() {
+        let taxonomy = Taxonomy(genres: [
+            .init(name: "Hip-Hop", family: "Hip-Hop", aliases: ["hip hop", "trap"]),
+            .init(name: "Metal", family: "Rock", aliases: ["heavy metal", "hard rock"]),
+            .init(name: "Drum and Bass", family: "Electronic", aliases: ["drum & bass", "dnb"]),
+        ])
+        let files: [(String, [String: [String]])] = [
+            ("1.flac", ["GENRE": ["hip hop"]]), ("2.flac", ["GENRE": ["Heavy Metal", "Hard Rock"]]),
+            ("3.flac", ["GENRE": ["Drum & Bass", "DnB"]]), ("4.flac", ["GENRE": ["Trap", "HIPHOP"]]),
+        ]
+        let e = Dictionary(uniqueKeysWithValues: TagFixer.edits([.genreAliases], files: files.map { ($0.0, snapshot($0.1)) },
+                                                              taxonomy: taxonomy))
+        XCTAssertEqual(e["1.flac"]?.set["GENRE"], ["Hip-Hop"])
+        XCTAssertNil(e["2.flac"])
+        XCTAssertEqual(e["3.flac"]?.set["GENRE"], ["Drum and Bass", "DnB"])
+        XCTAssertEqual(e["4.flac"]?.set["GENRE"], ["Trap", "Hip-Hop"])
     }
 
     func testLeadArtist() {

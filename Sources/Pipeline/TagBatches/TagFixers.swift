@@ -13,7 +13,7 @@ public enum TagFixer: String, CaseIterable, Sendable {
     public var summary: String {
         switch self {
         case .whitespace: return "trim whitespace and remove control characters from every value (a tab becomes a space, a CR a line feed)"
-        case .genreAliases: return "rename genres to the taxonomy's canonical names (Hip Hop → Hip-Hop)"
+        case .genreAliases: return "respell genres as the taxonomy's canonical names (hip hop, HipHop → Hip-Hop); a sub-genre (Heavy Metal) keeps its name"
         case .albumArtist: return "fill or unify ALBUMARTIST across an album whose tracks disagree (a guest, \"A feat. B\", does not make it Various Artists)"
         case .numbers: return "normalise TRACKNUMBER/DISCNUMBER (\"03\" → \"3\", \" 3 / 12 \" → \"3/12\")"
         }
@@ -47,7 +47,7 @@ public enum TagFixer: String, CaseIterable, Sendable {
                     let genres = current(f, "GENRE") ?? []
                     var canonical: [String] = []
                     for g in genres {
-                        let name = taxonomy.canonical(g)?.name ?? g
+                        let name = taxonomy.respelled(g) ?? g
                         if !canonical.contains(name) { canonical.append(name) }
                     }
                     if !genres.isEmpty && canonical != genres { set(f.path, "GENRE", canonical) }
