@@ -130,8 +130,8 @@ struct TagsCommand: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var edit: EditOptions
-        @Flag var bpm = false
-        @Flag var replaygain = false
+        @Flag(help: "The tempo (BPM, rounded; ID3 TBPM, MP4 tmpo).") var bpm = false
+        @Flag(help: "Track and album gain and peak (REPLAYGAIN_*, or R128_* for Opus).") var replaygain = false
         @Flag(help: "The musical key (INITIALKEY).") var key = false
         @Argument(help: "Files (default: every analysed file).") var paths: [String] = []
 
