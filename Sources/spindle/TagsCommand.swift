@@ -83,8 +83,8 @@ struct TagsCommand: ParsableCommand {
             abstract: "Apply a batch of edits: CSV (path,key,value) or JSON.",
             discussion: """
                 CSV: one row per value; an empty value removes the key; several rows for one path and key give \
-                several values. JSON: [{"path", "key", "value"}] or [{"path", "set": {KEY: value or [values]}, \
-                "unset": [KEY]}].
+                several values; commas, semicolons or tabs separate the columns. JSON: [{"path", "key", "value"}] \
+                or [{"path", "set": {KEY: value or [values]}, "unset": [KEY]}], a value being a string or a number.
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var edit: EditOptions

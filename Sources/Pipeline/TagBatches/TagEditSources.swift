@@ -22,8 +22,9 @@ public enum TagEditSources {
     }
 
     /// CSV with the columns path,key,value (a header row is optional; an empty value removes the key;
-    /// rows for the same path and key give several values), or JSON: an array of {"path", "key", "value"}
-    /// objects, or of {"path", "set": {KEY: value or [values]}, "unset": [KEY]}.
+    /// rows for the same path and key give several values; semicolons or tabs may separate them instead), or
+    /// JSON: an array of {"path", "key", "value"} objects, or of {"path", "set": {KEY: value or [values]},
+    /// "unset": [KEY]}, a value being a string or a number.
     public static func file(_ path: String) throws -> [(String, TagEdit)] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ConfigurationError("cannot read edits file \(path)")
@@ -37,7 +38,7 @@ public enum TagEditSources {
     static func csv(_ text: String, source: String) throws -> [(String, TagEdit)] {
         var out: [(String, TagEdit)] = []
         var index: [String: Int] = [:]
-        for (n, row) in parseCSV(text).enumerated() {
+        for (n, row) in parseCSV(text, delimiter: delimiter(text)).enumerated() {
             if n == 0, row.map({ $0.lowercased() }) == ["path", "key", "value"] { continue }
             guard row.count == 3 else {
                 if row.allSatisfy({ $0.isEmpty }) { continue }
@@ -55,8 +56,15 @@ public enum TagEditSources {
         return out
     }
 
-    /// RFC 4180 fields: quotes, doubled quotes, commas and newlines inside quotes.
-    static func parseCSV(_ text: String) -> [[String]] {
+    /// The field separator: a comma, or the semicolon or tab that spreadsheets write in locales whose decimal
+    /// mark is a comma, when only that splits the first row into the three columns.
+    static func delimiter(_ text: String) -> Character {
+        let firstRow = String(text.prefix { !$0.isNewline })
+        return [",", ";", "\t"].first { parseCSV(firstRow, delimiter: $0).first?.count == 3 } ?? ","
+    }
+
+    /// RFC 4180 fields: quotes, doubled quotes, delimiters and newlines inside quotes.
+    static func parseCSV(_ text: String, delimiter: Character = ",") -> [[String]] {
         var rows: [[String]] = [], row: [String] = [], field = ""
         var quoted = false
         var chars = Array(text)
@@ -69,7 +77,7 @@ public enum TagEditSources {
                     if i + 1 < chars.count && chars[i + 1] == "\"" { field.append("\""); i += 1 } else { quoted = false }
                 } else { field.append(c) }
             } else if c == "\"" { quoted = true
-            } else if c == "," { row.append(field); field = ""
+            } else if c == delimiter { row.append(field); field = ""
             } else if c == "\n" || c == "\r\n" || c == "\r" {
                 row.append(field); rows.append(row); row = []; field = ""
             } else { field.append(c) }
@@ -86,16 +94,31 @@ public enum TagEditSources {
         var out: [(String, TagEdit)] = []
         for (n, item) in array.enumerated() {
             guard let path = item["path"] as? String else { throw ConfigurationError("\(source): item \(n + 1) has no path") }
+            /// A value's strings: a string, a number (a BPM of 128 is "128") or a list of them; nil for no value
+            /// (absent, null or ""), which removes the key. Anything else is an error, never a removal.
+            func strings(_ value: Any?, _ key: String) throws -> [String]? {
+                switch value {
+                case nil, is NSNull: return nil
+                case let v as String: return v.isEmpty ? nil : [v]
+                case let v as NSNumber: return [v.stringValue]
+                case let list as [Any]:
+                    let items = try list.map { element -> String in
+                        guard let one = try strings(element, key), one.count == 1 else {
+                            throw ConfigurationError("\(source): item \(n + 1): \(key) lists something other than strings and numbers")
+                        }
+                        return one[0]
+                    }
+                    return items.isEmpty ? nil : items
+                default:
+                    throw ConfigurationError("\(source): item \(n + 1): the value of \(key) must be a string, a number or a list of them")
+                }
+            }
             var edit = TagEdit()
             if let key = item["key"] as? String {
-                if let v = item["value"] as? String, !v.isEmpty { edit.set[key.uppercased()] = [v] }
-                else if let v = item["value"] as? [String] { edit.set[key.uppercased()] = v }
-                else { edit.unset.append(key.uppercased()) }
+                if let values = try strings(item["value"], key) { edit.set[key.uppercased()] = values } else { edit.unset.append(key.uppercased()) }
             }
             for (key, value) in item["set"] as? [String: Any] ?? [:] {
-                if let v = value as? String { edit.set[key.uppercased()] = [v] }
-                else if let v = value as? [String] { edit.set[key.uppercased()] = v }
-                else if let v = value as? NSNumber { edit.set[key.uppercased()] = [v.stringValue] }
+                if let values = try strings(value, key) { edit.set[key.uppercased()] = values } else { edit.unset.append(key.uppercased()) }
             }
             edit.unset += (item["unset"] as? [String] ?? []).map { $0.uppercased() }
             out.append((path, edit))

@@ -1,0 +1,31 @@
+@testable import Pipeline
+import Tagging
+import XCTest
+
+/// Edits files as spreadsheets and scripts write them.
+final class TagEditSourcesTests: XCTestCase {
+    func edits(_ text: String, json: Bool = false) throws -> [String: TagEdit] {
+        let list = json ? try TagEditSources.json(text, source: "edits.json") : try TagEditSources.csv(text, source: "edits.csv")
+        return Dictionary(uniqueKeysWithValues: list)
+    }
+
+    // A number in JSON ("value": 128) fell through to "no value" and removed the key it was meant to set.
+    func testJSONNumbersAreValuesNotRemovals() throws {
+        let e = try edits(#"[{"path": "a.flac", "key": "BPM", "value": 128}, {"path": "b.flac", "set": {"DISCNUMBER": 2, "GENRE": ["Rock", "Pop"]}}]"#,
+                          json: true)
+        XCTAssertEqual(e["a.flac"], TagEdit(set: ["BPM": ["128"]]))
+        XCTAssertEqual(e["b.flac"], TagEdit(set: ["DISCNUMBER": ["2"], "GENRE": ["Rock", "Pop"]]))
+        XCTAssertEqual(try edits(#"[{"path": "a.flac", "key": "BPM", "value": ""}]"#, json: true)["a.flac"], TagEdit(unset: ["BPM"]))
+        XCTAssertThrowsError(try edits(#"[{"path": "a.flac", "key": "BPM", "value": {"x": 1}}]"#, json: true))
+    }
+
+    // Spreadsheets in locales with a decimal comma save CSV with semicolons (or tabs): every row had been
+    // refused as "needs 3 columns".
+    func testSemicolonAndTabSeparatedRows() throws {
+        for d in [";", "\t"] {
+            let e = try edits("path\(d)key\(d)value\r\nA/1.flac\(d)title\(d)\"Tom; Jerry\"\r\nA/1.flac\(d)COMMENT\(d)\r\n")
+            XCTAssertEqual(e["A/1.flac"], TagEdit(set: ["TITLE": ["Tom; Jerry"]], unset: ["COMMENT"]), d)
+        }
+        XCTAssertEqual(try edits("A/1.flac,TITLE,\"One; Two\"\n")["A/1.flac"], TagEdit(set: ["TITLE": ["One; Two"]]))
+    }
+}
