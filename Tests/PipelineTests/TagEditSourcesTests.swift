@@ -28,4 +28,14 @@ final class TagEditSourcesTests: XCTestCase {
         }
         XCTAssertEqual(try edits("A/1.flac,TITLE,\"One; Two\"\n")["A/1.flac"], TagEdit(set: ["TITLE": ["One; Two"]]))
     }
+
+    // "YEAR" and "TRACK" were refused with no hint that TagLib calls them DATE and TRACKNUMBER.
+    func testUnknownKeysNameTheirTagLibNames() {
+        XCTAssertEqual(TagBatch.unknownKeys(["YEAR", "MYKEY"]),
+                       "unknown key(s) MYKEY, YEAR (TagLib's name: DATE) (use --allow-custom to write them as they are)")
+        for (key, name) in TagBatch.knownKeyFor {
+            XCTAssertFalse(TagBatch.knownKeys.contains(key), key)
+            XCTAssertTrue(TagBatch.knownKeys.contains(name), name)
+        }
+    }
 }

@@ -45,6 +45,19 @@ public enum TagBatch {
         "INITIALKEY",
     ]
 
+    /// The TagLib names of keys people type from other tools' vocabularies, suggested when one is refused.
+    static let knownKeyFor: [String: String] = [
+        "YEAR": "DATE", "TRACK": "TRACKNUMBER", "DISC": "DISCNUMBER", "ALBUM ARTIST": "ALBUMARTIST",
+        "ALBUM_ARTIST": "ALBUMARTIST", "TOTALTRACKS": "TRACKTOTAL", "TOTALDISCS": "DISCTOTAL", "KEY": "INITIALKEY",
+        "TEMPO": "BPM", "PUBLISHER": "LABEL", "ORGANIZATION": "LABEL", "DESCRIPTION": "COMMENT",
+    ]
+
+    /// Why keys outside `knownKeys` are refused, with the TagLib name of those that have one.
+    static func unknownKeys(_ keys: [String]) -> String {
+        let named = keys.sorted().map { key in knownKeyFor[key].map { "\(key) (TagLib's name: \($0))" } ?? key }
+        return "unknown key(s) \(named.joined(separator: ", ")) (use --allow-custom to write them as they are)"
+    }
+
     public struct Refusal: Sendable { public var input: String; public var reason: String }
 
     /// Resolves the inputs, refuses what is outside the root or unknown, reads current tags and keeps only
@@ -67,7 +80,7 @@ public enum TagBatch {
             }
             let bad = edit.keys.filter { !allowCustom && !knownKeys.contains($0) }
             if !bad.isEmpty {
-                refusals.append(Refusal(input: input, reason: "unknown key(s) \(bad.joined(separator: ", ")) (use --allow-custom)"))
+                refusals.append(Refusal(input: input, reason: Self.unknownKeys(bad)))
                 continue
             }
             if combined[path] == nil { order.append(path); combined[path] = TagEdit() }
