@@ -182,6 +182,16 @@ final class TagWriteSafetyTests: LibraryTestCase {
         XCTAssertTrue(r.stdout.contains("failed A/blank.wv: its audio does not decode"), r.stdout + r.stderr)
         XCTAssertFalse((r.stdout + r.stderr).contains("/proc/self/fd"), r.stdout + r.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes)
+        // The run counts the failed write (it had been recorded with none failed), and `status` lists it as a
+        // tag write's failure, not an analysis one.
+        let status = try spindle(["status", "--json"])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        let run = try XCTUnwrap((object["runs"] as? [[String: Any]])?.first)
+        XCTAssertEqual(run["files_failed"] as? Int, 1, status.stdout)
+        let failures = try XCTUnwrap(object["failures"] as? [[String: Any]])
+        XCTAssertEqual(failures.map { "\($0["stage"] ?? "") \($0["path"] ?? "")" }, ["tagfix A/blank.wv"])
+        let text = try spindle(["status"]).stdout
+        XCTAssertTrue(text.contains("pending, 0 failing") && text.contains("[tagfix] A/blank.wv: its audio does not decode"), text)
     }
 
     func testAFileWithALongNameCanBeEdited() throws {

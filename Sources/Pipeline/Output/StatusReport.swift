@@ -63,11 +63,12 @@ public struct StatusReport: Sendable {
         var lines = [
             "library:   \(roots.isEmpty ? "(none scanned yet)" : roots.joined(separator: ", "))",
             "files:     \(s.filesPresent) present, \(s.filesMissing) missing, \(s.tracks) with tags",
-            "analysis:  \(analysed) current, \(pending) pending, \(failed) failing",
+            "analysis:  \(analysed) current, \(pending) pending, \(Set(failures.filter { $0.stage == "analyze" }.map(\.path)).count) failing",
             "features:  \(s.featureVectors) feature vectors (for similarity and clusters)",
         ]
         if !failures.isEmpty {
-            lines.append("failures:")
+            // Every stage's: a file whose tags could not be read or written is not an analysis failure.
+            lines.append("failures:  \(failed) file(s)")
             for f in failures.prefix(20) { lines.append(TerminalText.safe("  [\(f.stage)] \(f.path): \(f.error)")) }
             if failures.count > 20 { lines.append("  … and \(failures.count - 20) more (status --json lists all)") }
         }

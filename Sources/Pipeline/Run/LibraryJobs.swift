@@ -47,6 +47,7 @@ public enum LibraryJobs {
                 let report = try runTagfix(tagfix, scanner: scanner, database: database, root: root,
                                            reads: .workers(settings))
                 outcome.tagfix = report
+                try Self.journal(report, in: journal, database: database, root: root)
                 if report.dryRun {
                     outcome.seconds = monotonicSeconds() - started
                     try journal.finish(status: .completed, summary: outcome.summary())
@@ -97,6 +98,23 @@ public enum LibraryJobs {
         } catch {
             try? journal.finish(status: .failed, summary: "\(error)")
             throw error
+        }
+    }
+
+    /// A tag batch's files in the run's counts: a written file is done, a failed write a failed file and a
+    /// conflict a skipped one, each with its reason (a batch with failed writes had been recorded as a run
+    /// with none failed, and `status` said so).
+    static func journal(_ report: TagBatch.Report, in runJournal: RunJournal, database: SpindleDatabase,
+                        root: LibraryRoot) throws {
+        let outcomes = report.written.map { ($0, RunFileRecord.Status.done, String?.none) }
+            + report.failed.map { ($0.path, .failed, $0.reason) } + report.conflicts.map { ($0.path, .skipped, $0.reason) }
+        let ids = try database.writer.read { db in
+            try outcomes.map { try FileQueries.fileId(db, rootPath: root.path, path: $0.0) }
+        }
+        try runJournal.plan(fileIds: ids.compactMap { $0 })
+        for (outcome, id) in zip(outcomes, ids) {
+            guard let id else { continue }
+            try runJournal.record(fileId: id, stage: "tagfix", status: outcome.1, error: outcome.2)
         }
     }
 

@@ -148,6 +148,8 @@ public enum TagBatch {
         public var batchId: Int64?
         public var filesChanged = 0
         public var keysChanged = 0
+        /// The files written (their paths; `filesChanged` of them, or the planned ones in a dry run: none).
+        public var written: [String] = []
         public var failed: [(path: String, reason: String)] = []
         public var conflicts: [(path: String, reason: String)] = []
         public var refusals: [Refusal] = []
@@ -194,6 +196,7 @@ public enum TagBatch {
                 }
                 report.filesChanged += 1
                 report.keysChanged += plan.changes.count
+                report.written.append(plan.path)
             } catch let conflict as TagError where conflict.kind == .conflict {
                 try database.writer.write { db in
                     try TagBatchQueries.mark(db, batch: batchId, path: plan.path, status: .conflict, error: conflict.reason)
@@ -248,6 +251,7 @@ public enum TagBatch {
                 }
                 report.filesChanged += 1
                 report.keysChanged += entries.count
+                report.written.append(path)
             } catch let conflict as TagError where conflict.kind == .conflict {
                 let reason = "the file changed after the batch; its tags were left as they are"
                 report.conflicts.append((path, reason))
