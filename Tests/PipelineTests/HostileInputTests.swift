@@ -104,8 +104,10 @@ final class HostileInputTests: LibraryTestCase {
         let tracks = [TrackInput(path: "#1 Dads/About Face/01 So Soldier.flac", title: "So Soldier", artist: "#1 Dads", duration: 200),
                       TrackInput(path: "Line\nBreak/02.flac", duration: 100)]
         let text = M3U.render(tracks, path: { $0.path })
-        XCTAssertEqual(text.split(separator: "\n").filter { !$0.hasPrefix("#") },
-                       ["./#1 Dads/About Face/01 So Soldier.flac", "Line Break/02.flac"])
+        // A line break in a path cannot be written in M3U: that track is left out (written with a space for the
+        // break, it had named "Line Break/02.flac", a file that does not exist).
+        XCTAssertEqual(text.split(separator: "\n").filter { !$0.hasPrefix("#") }, ["./#1 Dads/About Face/01 So Soldier.flac"])
+        XCTAssertEqual(text.components(separatedBy: "#EXTINF").count, 2, text)
     }
 
     func testManyGenreValuesAreHandledInLinearTime() {

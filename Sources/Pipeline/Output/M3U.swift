@@ -6,7 +6,7 @@ enum M3U {
     static func render(_ tracks: [TrackInput], path: (TrackInput) -> String, title: String? = nil) -> String {
         var text = "#EXTM3U\n"
         if let title { text += "#PLAYLIST:\(oneLine(title))\n" }
-        for t in tracks {
+        for t in tracks where canList(path(t)) {
             let seconds = t.duration.map { Int($0.rounded()) } ?? -1
             let label = [t.artist, t.title].compactMap { $0 }.filter { !$0.isEmpty }
             let name = label.isEmpty ? (t.path as NSString).lastPathComponent : label.joined(separator: " - ")
@@ -14,6 +14,10 @@ enum M3U {
         }
         return text
     }
+
+    /// Whether a path can be a playlist line: M3U has no escape for a line break, so a file whose name holds
+    /// one is left out (written with the break as a space, it named a file that does not exist).
+    static func canList(_ path: String) -> Bool { !path.contains(where: \.isNewline) }
 
     /// A path starting with '#' (an artist folder named "#1 Dads") would read as a comment: "./" keeps it a path.
     static func pathLine(_ path: String) -> String {

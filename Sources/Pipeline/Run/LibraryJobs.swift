@@ -81,7 +81,12 @@ public enum LibraryJobs {
             if whole, request.stages.contains(.playlists) {
                 let folder = PlaylistsStage.folder(request.playlistsFolder, settings: settings, root: root)
                 outcome.playlists = try PlaylistsStage.run(database: database, root: root, rootId: rootId, folder: folder)
-                if verbosity > .quiet { for s in outcome.playlists!.skipped { logLine("playlist \(s.file): \(s.reason)") } }
+                if verbosity > .quiet {
+                    for s in outcome.playlists!.skipped { logLine("playlist \(s.file): \(s.reason)") }
+                    for path in outcome.playlists!.unlisted {
+                        logLine(TerminalText.safe("in no playlist: \(path) (a line break in its name cannot be written in M3U)"))
+                    }
+                }
             }
             if let client = request.rescan, (outcome.tagfix?.filesChanged ?? 0) > 0 {
                 do {

@@ -15,6 +15,8 @@ public enum PlaylistsStage {
         public var removed = 0
         /// Files left alone, with why (someone else's file, edited since Spindle wrote it).
         public var skipped: [(file: String, reason: String)] = []
+        /// Tracks no playlist can list: a line break in the path (`M3U.canList`).
+        public var unlisted: [String] = []
     }
 
     /// The folder a run writes to: the command line's, the config file's `[playlists] dir`, else
@@ -44,6 +46,7 @@ public enum PlaylistsStage {
             while targets.contains(file) { file = folder + "/" + fileName(genre.name) + " (\(n)).m3u8"; n += 1 }
             targets.insert(file)
             let list = members.compactMap { tracks[$0.path] }
+            for t in list where !M3U.canList(t.path) && !report.unlisted.contains(t.path) { report.unlisted.append(t.path) }
             let text = M3U.render(list, path: { relative(from: folder, to: realRoot + "/" + $0.path) }, title: genre.name)
             let digest = PlaylistFile.digest(Data(text.utf8))
             switch PlaylistFile.state(file) {
