@@ -153,13 +153,16 @@ final class TagEditTests: XCTestCase {
 
     func testWriteAnalysisUsesTheConventionsAndAlbumBlocks() throws {
         // Two tracks of one album at different levels: the album gain comes from both tracks' blocks together.
+        // The quiet one has a guest and no album artist is tagged: it is still the same album (it had been
+        // an album of its own, with its own album gain).
         let loud = Synth.sine(frequency: 1000, seconds: 6, amplitude: pow(10, -10 / 20))
         let quiet = Synth.sine(frequency: 1000, seconds: 6, amplitude: pow(10, -30 / 20))
         try Synth.write(loud, to: dir + "/loud.wav", format: .wav16)
         try Synth.write(quiet, to: dir + "/quiet.wav", format: .wav16)
-        for (src, name, codec) in [("loud.wav", "1.flac", "flac"), ("quiet.wav", "2.flac", "flac"), ("loud.wav", "3.opus", "libopus")] {
+        for (src, name, codec, artist) in [("loud.wav", "1.flac", "flac", "A"), ("quiet.wav", "2.flac", "flac", "A feat. B"),
+                                           ("loud.wav", "3.opus", "libopus", "A")] {
             XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/" + src, "-c:a", codec,
-                                                "-metadata", "album=Album", "-metadata", "artist=A", library + "/" + name]), 0)
+                                                "-metadata", "album=Album", "-metadata", "artist=" + artist, library + "/" + name]), 0)
         }
         XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "analyze"]).status, 0)
         XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "write-analysis"]).status, 0)
@@ -172,6 +175,7 @@ final class TagEditTests: XCTestCase {
         // Gating all blocks together: the quiet track's blocks fall under the relative gate, so the album
         // measures like the loud tracks, not like an average of -8 and +12.
         XCTAssertEqual(album, -8, accuracy: 0.3)
+        XCTAssertEqual(try Mutagen.dump(library + "/2.flac").tags["replaygain_album_gain"], one["replaygain_album_gain"])
         XCTAssertEqual(one["replaygain_track_peak"]?.first?.count, 8)
         let opus = try Mutagen.dump(library + "/3.opus").tags
         XCTAssertNil(opus["replaygain_track_gain"])

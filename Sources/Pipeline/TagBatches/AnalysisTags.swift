@@ -20,8 +20,9 @@ public enum AnalysisTags {
         public static let all: Fields = [.bpm, .replayGain, .key]
     }
 
-    /// Tracks of one album: same folder, album title and album artist (or artist). A field, not a joined
-    /// string, so a track at the library root or without an artist names its album correctly.
+    /// Tracks of one album: same folder, album title and album artist when tagged. Not the track artist: a
+    /// guest ("A feat. B") or a compilation's many artists had split one album into several, each with its
+    /// own album gain. Fields, not a joined string, so a track at the library root names its album correctly.
     struct AlbumKey: Hashable, Comparable {
         var folder: String
         var album: String
@@ -48,7 +49,7 @@ public enum AnalysisTags {
         let tracks = try database.writer.read { db in try AnalysisQueries.forTags(db, rootPath: rootPath) }.map { row -> Track in
             Track(fileId: row.fileId, path: row.path, codec: row.codec, bpm: row.bpm, key: row.key.flatMap(MusicalKey.init(name:)),
                   lufs: row.lufs, truePeakDB: row.truePeakDB,
-                  album: row.album.map { AlbumKey(folder: (row.path as NSString).deletingLastPathComponent, album: $0, artist: row.artist ?? "") })
+                  album: row.album.map { AlbumKey(folder: (row.path as NSString).deletingLastPathComponent, album: $0, artist: row.albumArtist ?? "") })
         }
         var notes: [String] = []
         // Album loudness and peak over every track of the album in the library.

@@ -226,19 +226,19 @@ public enum AnalysisQueries {
         public var lufs: Double?
         public var truePeakDB: Double?
         public var album: String?
-        public var artist: String?
+        public var albumArtist: String?
     }
 
     public static func forTags(_ db: Database, rootPath: String) throws -> [ForTags] {
         try Row.fetchAll(db, sql: """
             SELECT f.id, f.path, a.codec, a.bpm, a.lufs_integrated, a.true_peak_dbtp,
-                   t.album, COALESCE(t.album_artist, t.artist), a.key
+                   t.album, t.album_artist, a.key
             FROM files f JOIN library_roots r ON r.id = f.root_id
             JOIN analysis a ON a.file_id = f.id AND a.status = 'ok' LEFT JOIN tracks t ON t.file_id = f.id
             WHERE r.path = ? AND f.status = 'present' ORDER BY f.path
             """, arguments: [rootPath]).map {
             ForTags(fileId: $0[0], path: $0[1], codec: $0[2], bpm: $0[3], key: $0[8], lufs: $0[4], truePeakDB: $0[5],
-                    album: $0[6], artist: $0[7])
+                    album: $0[6], albumArtist: $0[7])
         }
     }
 }
