@@ -175,6 +175,24 @@ final class MixPlannerTests: XCTestCase {
         XCTAssertEqual(Set(recordings).count, 12, "\(recordings)")
     }
 
+    /// "A feat. B" right after "A" is the same artist twice in a row: it had counted as another artist.
+    func testAGuestCreditIsStillTheSameArtist() throws {
+        let base: [Float] = SonicFixture.names.map { _ in 0 }
+        func track(_ path: String, _ artist: String, shift: Float) -> TrackInput {
+            var v = base
+            v[0] = shift
+            // Lengths far apart: two near tracks as long as each other would be one recording twice.
+            return TrackInput(path: path, artist: artist, bpm: 120, features: v, key: MusicalKey(tonic: 0, minor: false),
+                              duration: 180 + 10 * Double(shift))
+        }
+        var tracks = [track("seed.flac", "Aya", shift: 0), track("guest.flac", "Aya feat. Bo", shift: 0.2),
+                      track("other.flac", "Cid", shift: 0.6)]
+        for i in 0..<8 { tracks.append(track("far/\(i).flac", "F\(i)", shift: 5 + Float(i))) }
+        let space = try XCTUnwrap(SonicSpace(tracks, names: SonicFixture.names))
+        let steps = MixPlanner(space: space).plan(seed: space.index(of: "seed.flac")!, count: 2)
+        XCTAssertEqual(space.tracks[steps[1].row].path, "other.flac")
+    }
+
     func testMixPrefersABeatMatchableTempo() throws {
         // Two candidates equally near in sound: one at +2 % tempo, one at +12 %.
         let base: [Float] = SonicFixture.names.map { _ in 0 }

@@ -67,6 +67,6 @@ final class TagFixerTests: XCTestCase {
     func testLeadArtist() {
         let credits = [("Drake feat. Rihanna", "Drake"), ("Drake ft Rihanna", "Drake"), ("Daft Punk [feat. Pharrell]", "Daft Punk"),
                        ("Simon & Garfunkel", "Simon & Garfunkel"), ("Softcraft", "Softcraft")]
-        for (credit, lead) in credits { XCTAssertEqual(TagFixer.leadArtist(credit), lead, credit) }
+        for (credit, lead) in credits { XCTAssertEqual(ArtistCredit.lead(credit), lead, credit) }
     }
 }

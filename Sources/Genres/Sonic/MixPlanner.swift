@@ -88,8 +88,10 @@ public struct MixPlanner: Sendable {
         return abs(p - q) <= 0.5 && space.distance(a, b) < sameRecordingShare * typical
     }
 
+    /// By lead artist: "A feat. B" after "A" is A twice in a row.
     func sameArtist(_ a: Int, _ b: Int) -> Bool {
-        guard let x = space.tracks[a].artist?.lowercased(), let y = space.tracks[b].artist?.lowercased(), !x.isEmpty else { return false }
+        guard let x = space.tracks[a].artist.map({ ArtistCredit.lead($0).lowercased() }),
+              let y = space.tracks[b].artist.map({ ArtistCredit.lead($0).lowercased() }), !x.isEmpty else { return false }
         return x == y
     }
 

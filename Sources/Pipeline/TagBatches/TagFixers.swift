@@ -64,7 +64,7 @@ public enum TagFixer: String, CaseIterable, Sendable {
                     let tracks = albums[key]!
                     let albumArtists = tracks.compactMap { first($0, "ALBUMARTIST") }
                     // Guests do not make a compilation: "A feat. B" on an album of A's is A's.
-                    let artists = Set(tracks.compactMap { first($0, "ARTIST").map(Self.leadArtist) })
+                    let artists = Set(tracks.compactMap { first($0, "ARTIST").map(ArtistCredit.lead) })
                     let target: String
                     if let common = Self.mostCommon(albumArtists) {
                         target = common
@@ -103,17 +103,6 @@ public enum TagFixer: String, CaseIterable, Sendable {
             }
         }
         return String(out).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// The artist a credit names first: "A feat. B", "A ft. B", "A featuring B", "A (feat. B)" → "A". Only
-    /// these markers: "&", "and" and "with" also join the names of bands ("Simon & Garfunkel").
-    static func leadArtist(_ credit: String) -> String {
-        var cut = credit.endIndex
-        for marker in [" feat. ", " feat ", " ft. ", " ft ", " featuring ", " (feat", " [feat", " (ft.", " [ft."] {
-            if let r = credit.range(of: marker, options: .caseInsensitive), r.lowerBound < cut { cut = r.lowerBound }
-        }
-        let lead = credit[..<cut].trimmingCharacters(in: .whitespaces)
-        return lead.isEmpty ? credit : lead
     }
 
     /// "03" → "3", " 3 / 12 " → "3/12", "03/012" → "3/12"; anything else unchanged.
