@@ -65,10 +65,22 @@ public struct TrackTags: Sendable, Equatable {
         return out
     }
 
+    /// The year of a date as taggers write it: "1999-12-31", "1999", "19991231", and also the day-first and
+    /// month-first forms ("31.12.1999", "12/31/1999"), a leading space or a note ("1988 (1994 remaster)"):
+    /// the first run of exactly four digits, or the first four of eight (YYYYMMDD), from 1000 to 2999.
     static func year(from date: String) -> Int? {
-        let digits = date.prefix(4)
-        guard digits.count == 4, let y = Int(digits), y > 0 else { return nil }
-        return y
+        var runs: [Substring] = []
+        var rest = Substring(date)
+        func isDigit(_ c: Character) -> Bool { c.isASCII && c.isNumber }
+        while let start = rest.firstIndex(where: isDigit) {
+            let end = rest[start...].firstIndex { !isDigit($0) } ?? rest.endIndex
+            runs.append(rest[start..<end])
+            rest = rest[end...]
+        }
+        for run in runs where run.count == 4 || (run.count == 8 && run.startIndex == runs[0].startIndex) {
+            if let y = Int(run.prefix(4)), (1000...2999).contains(y) { return y }
+        }
+        return nil
     }
 
     /// "3/12" → (3, 12); "03" → (3, total).

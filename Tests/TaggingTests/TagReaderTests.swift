@@ -148,5 +148,11 @@ final class TagReaderTests: TemporaryFolderTestCase {
         XCTAssertEqual(TrackTags.splitGenres(["AC/DC Tribute"]), ["AC/DC Tribute"])
         XCTAssertEqual(TrackTags.year(from: "1999-12-31"), 1999)
         XCTAssertNil(TrackTags.year(from: "n/a"))
+        // Dates as other taggers and locales write them had no year (and so no decade for composite genres).
+        let dates = [("31.12.1999", 1999), ("12/31/1999", 1999), (" 2015", 2015), ("19991231", 1999), ("1988 (1994 remaster)", 1988),
+                     ("2015-03-01T00:00:00Z", 2015), ("[2003]", 2003)]
+        for (date, year) in dates { XCTAssertEqual(TrackTags.year(from: date), year, date) }
+        XCTAssertNil(TrackTags.year(from: "12345"))
+        XCTAssertNil(TrackTags.year(from: "0000"))
     }
 }
