@@ -17,6 +17,9 @@ final class TagEditSourcesTests: XCTestCase {
         XCTAssertEqual(e["b.flac"], TagEdit(set: ["DISCNUMBER": ["2"], "GENRE": ["Rock", "Pop"]]))
         XCTAssertEqual(try edits(#"[{"path": "a.flac", "key": "BPM", "value": ""}]"#, json: true)["a.flac"], TagEdit(unset: ["BPM"]))
         XCTAssertThrowsError(try edits(#"[{"path": "a.flac", "key": "BPM", "value": {"x": 1}}]"#, json: true))
+        XCTAssertThrowsError(try edits(#"[{"path": "a.flac", "key": "GENRE", "value": ["Rock", ["Pop"]]}]"#, json: true))
+        XCTAssertEqual(try edits(#"[{"path": "a.flac", "key": "GENRE", "value": ["Rock", "", 1]}]"#, json: true)["a.flac"],
+                       TagEdit(set: ["GENRE": ["Rock", "1"]]))
     }
 
     // Spreadsheets in locales with a decimal comma save CSV with semicolons (or tabs): every row had been

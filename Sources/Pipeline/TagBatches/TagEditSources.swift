@@ -102,11 +102,12 @@ public enum TagEditSources {
                 case let v as String: return v.isEmpty ? nil : [v]
                 case let v as NSNumber: return [v.stringValue]
                 case let list as [Any]:
-                    let items = try list.map { element -> String in
-                        guard let one = try strings(element, key), one.count == 1 else {
-                            throw ConfigurationError("\(source): item \(n + 1): \(key) lists something other than strings and numbers")
+                    let items = try list.compactMap { element -> String? in
+                        switch element {
+                        case let v as String: return v.isEmpty ? nil : v
+                        case let v as NSNumber: return v.stringValue
+                        default: throw ConfigurationError("\(source): item \(n + 1): \(key) lists something other than strings and numbers")
                         }
-                        return one[0]
                     }
                     return items.isEmpty ? nil : items
                 default:
