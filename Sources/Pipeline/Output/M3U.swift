@@ -6,11 +6,13 @@ enum M3U {
     static func render(_ tracks: [TrackInput], path: (TrackInput) -> String, title: String? = nil) -> String {
         var text = "#EXTM3U\n"
         if let title { text += "#PLAYLIST:\(oneLine(title))\n" }
-        for t in tracks where canList(path(t)) {
+        for t in tracks {
+            let location = path(t)
+            guard canList(location) else { continue }
             let seconds = t.duration.map { Int($0.rounded()) } ?? -1
             let label = [t.artist, t.title].compactMap { $0 }.filter { !$0.isEmpty }
             let name = label.isEmpty ? (t.path as NSString).lastPathComponent : label.joined(separator: " - ")
-            text += "#EXTINF:\(seconds),\(oneLine(name))\n\(pathLine(path(t)))\n"
+            text += "#EXTINF:\(seconds),\(oneLine(name))\n\(pathLine(location))\n"
         }
         return text
     }

@@ -26,9 +26,9 @@ public enum AnalysisTags {
     struct AlbumKey: Hashable, Comparable {
         var folder: String
         var album: String
-        var artist: String
+        var albumArtist: String
 
-        static func < (a: AlbumKey, b: AlbumKey) -> Bool { (a.folder, a.album, a.artist) < (b.folder, b.album, b.artist) }
+        static func < (a: AlbumKey, b: AlbumKey) -> Bool { (a.folder, a.album, a.albumArtist) < (b.folder, b.album, b.albumArtist) }
     }
 
     struct Track {
@@ -49,7 +49,7 @@ public enum AnalysisTags {
         let tracks = try database.writer.read { db in try AnalysisQueries.forTags(db, rootPath: rootPath) }.map { row -> Track in
             Track(fileId: row.fileId, path: row.path, codec: row.codec, bpm: row.bpm, key: row.key.flatMap(MusicalKey.init(name:)),
                   lufs: row.lufs, truePeakDB: row.truePeakDB,
-                  album: row.album.map { AlbumKey(folder: (row.path as NSString).deletingLastPathComponent, album: $0, artist: row.albumArtist ?? "") })
+                  album: row.album.map { AlbumKey(folder: (row.path as NSString).deletingLastPathComponent, album: $0, albumArtist: row.albumArtist ?? "") })
         }
         var notes: [String] = []
         // Album loudness and peak over every track of the album in the library.

@@ -1,3 +1,4 @@
+import AudioDecoding
 import Foundation
 import GRDB
 import Library
@@ -158,11 +159,13 @@ public enum TagBatch {
     }
 
     /// Why one file's write or undo failed, without its path: reports and the batch's rows put the path
-    /// beside it already, and the tag and confinement errors begin with it.
+    /// beside it already, and the tag, confinement and decode errors begin with it (a decode error's, with
+    /// the /proc/self/fd path a write reaches the file through).
     static func reason(_ error: Error) -> String {
         switch error {
         case let e as TagError: return e.reason
         case let e as ConfinementError: return e.reason
+        case let e as DecodeError: return e.reason
         default: return "\(error)"
         }
     }

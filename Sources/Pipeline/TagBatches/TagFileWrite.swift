@@ -27,12 +27,12 @@ enum TagFileWrite {
             // those paths, which name nothing the user knows.
             let before: AudioDigest
             do { before = try AudioDigest.of(path: original) } catch {
-                throw TagError(path: relativePath, reason: "its audio does not decode (\(reason(error))), so an edited "
+                throw TagError(path: relativePath, reason: "its audio does not decode (\(TagBatch.reason(error))), so an edited "
                     + "copy could not be checked against it; the file is untouched")
             }
             let after: AudioDigest
             do { after = try AudioDigest.of(path: copy) } catch {
-                throw TagError(path: relativePath, reason: "the edited copy does not decode (\(reason(error))); the original is untouched")
+                throw TagError(path: relativePath, reason: "the edited copy does not decode (\(TagBatch.reason(error))); the original is untouched")
             }
             guard before == after else {
                 throw TagError(path: relativePath, reason: "the edited copy's audio differs from the original's "
@@ -41,9 +41,5 @@ enum TagFileWrite {
         })
         try TagWriter.apply(edit, at: target, id3v2Version: id3v2Version, checks: checks)
         return try file.state()
-    }
-
-    private static func reason(_ error: Error) -> String {
-        (error as? DecodeError)?.reason ?? String(describing: error)
     }
 }
