@@ -79,6 +79,10 @@ func runCommand(_ body: () throws -> Int32) throws {
         throw ExitCode(1)
     } catch let exit as ExitCode {
         throw exit
+    } catch let stop as Interrupted {
+        // What the run saved, then the end a signal gives (a shell's 130 or 143, systemd's clean stop).
+        FileHandle.standardError.write((stop.summary + "\n").data(using: .utf8)!)
+        StopRequest.end(by: stop.signal)
     } catch {
         printError("\(error)")
         throw ExitCode(ExitStatus.code(for: error))

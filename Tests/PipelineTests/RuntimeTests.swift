@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Pipeline
 import Store
 import TestSupport
 import XCTest
@@ -139,6 +140,74 @@ final class RuntimeTests: XCTestCase {
         let runs = try XCTUnwrap(status()["runs"] as? [[String: Any]])
         XCTAssertTrue(runs.contains { $0["status"] as? String == "interrupted" })
         XCTAssertEqual(runs.first?["status"] as? String, "completed")
+    }
+
+    /// Ctrl-C in a terminal reaches the run and its workers; systemd's stop sends SIGTERM. The run had died
+    /// where it stood: the results not yet saved were lost, the run stayed "running", and each worker printed
+    /// a crash report on finding its pipe gone; a worker killed by the Ctrl-C was charged with a crash.
+    func testASignalStopsTheRunBetweenFilesKeepingWhatFinished() throws {
+        try addTracks(["a.flac", "b.flac", "c.flac", "d.flac"], seconds: 6)
+        try addTracks(["slow.flac"], seconds: 1)   // the smallest, so the last one started
+        let log = dir + "/stderr.txt"
+        for signal in [SIGINT, SIGTERM] {
+            try? FileManager.default.removeItem(atPath: db)
+            // Tags first, so the fault meets slow.flac in the analysis.
+            XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
+            let run = try CLI.start(["--db", db, "--library", library, "analyze", "--jobs", "1"],
+                                    environment: ["SPINDLE_TEST_FAULT": "hang:slow"], stderr: log)
+            var worker: pid_t?
+            for _ in 0..<600 where worker == nil {
+                Thread.sleep(forTimeInterval: 0.05)
+                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                worker = text.components(separatedBy: "spindle worker ").dropFirst().first
+                    .flatMap { Int32($0.prefix { $0.isNumber }) }
+            }
+            let busy = try XCTUnwrap(worker, "the worker reached slow.flac")
+            // Ctrl-C reaches the worker as well: it must live on.
+            kill(busy, signal)
+            Thread.sleep(forTimeInterval: 0.3)
+            XCTAssertEqual(kill(busy, 0), 0, "the worker survives \(signal)")
+            kill(run.processIdentifier, signal)
+            run.waitUntilExit()
+            let text = try String(contentsOfFile: log, encoding: .utf8)
+            XCTAssertEqual(run.terminationReason, .uncaughtSignal, "it ends by the signal, as shells and systemd expect")
+            XCTAssertEqual(run.terminationStatus, signal)
+            XCTAssertTrue(text.contains("analyze: 4 analysed"), text)
+            XCTAssertTrue(text.contains("stopped by SIG"), text)
+            XCTAssertFalse(text.contains("Fatal error"), text)
+            XCTAssertEqual(try results().count, 4, "what finished is saved")
+            XCTAssertNil(try failures()["slow.flac"], "the file in flight is not charged")
+            let runs = try XCTUnwrap(status()["runs"] as? [[String: Any]])
+            XCTAssertEqual(runs.first?["status"] as? String, "interrupted")
+            XCTAssertEqual(runs.first?["files_done"] as? Int, 4)
+            Thread.sleep(forTimeInterval: 0.3)
+            XCTAssertNotEqual(kill(busy, 0), 0, "no worker is left behind")
+        }
+        let rest = try CLI.run(["--db", db, "--library", library, "analyze", "--json"])
+        XCTAssertEqual(rest.status, 0, rest.stderr)
+        XCTAssertTrue(rest.stdout.contains("\"analysed\": 1"), rest.stdout)
+    }
+
+    /// A file whose tags a run read is done with that stage, not with the run: planned again by the
+    /// analysis, it waits for it. A run stopped during its analysis had said "133/133 done" with 78 files
+    /// not analysed.
+    func testAFileIsNotDoneUntilEveryStageThatPlannedItRecordsIt() throws {
+        try addTracks(["a.flac", "b.flac"])
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
+        let database = try SpindleDatabase(path: db)
+        let ids = try database.writer.read { try Int64.fetchAll($0, sql: "SELECT id FROM files ORDER BY path") }
+        XCTAssertEqual(ids.count, 2)
+        let journal = try RunJournal(database: database, kind: "analyze")
+        try journal.plan(fileIds: ids)
+        for id in ids { try journal.record(fileId: id, stage: "tags", status: .done) }
+        try journal.plan(fileIds: ids)
+        try journal.record(fileId: ids[0], stage: "analyze", status: .done)
+        try journal.finish(status: .interrupted)
+        let counts = try database.writer.read {
+            try Row.fetchOne($0, sql: "SELECT files_total, files_done FROM runs WHERE id = ?", arguments: [journal.runId])
+        }
+        XCTAssertEqual(counts?[0] as Int?, 2)
+        XCTAssertEqual(counts?[1] as Int?, 1)
     }
 
     /// A file read for tags and then analysed is one file of the run: 3 good files and 1 broken one, each

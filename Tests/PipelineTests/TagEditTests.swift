@@ -320,7 +320,9 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(tags["REPLAYGAIN_TRACK_GAIN"], ["-6.50 dB"])
     }
 
-    func testABatchKilledMidwayLeavesWholeFiles() throws {
+    /// 30 FLAC files titled "Old" by "Old", scanned, and an edits file renaming both to "New"; the batch is
+    /// started, and returned once its first file is written, so what happens next lands mid-batch.
+    private func startBatchOfThirty() throws -> Process {
         try Synth.write(Synth.clicks(bpm: 120, seconds: 20), to: dir + "/src.wav", format: .wav16)
         var csv = "path,key,value\n"
         for i in 0..<30 {
@@ -332,14 +334,16 @@ final class TagEditTests: XCTestCase {
         try csv.write(toFile: dir + "/edits.csv", atomically: true, encoding: .utf8)
         XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
         let run = try CLI.start(["--db", db, "--library", library, "tags", "apply", dir + "/edits.csv"])
-        // Kill as soon as the first file is written, so the kill lands mid-batch, not before or after it.
         let first = library + "/k00.flac"
         let deadline = Date().addingTimeInterval(120)
         while (try? TagReader.read(path: first).first("TITLE")) != "New", run.isRunning, Date() < deadline {
             usleep(2000)
         }
-        kill(run.processIdentifier, SIGKILL)
-        run.waitUntilExit()
+        return run
+    }
+
+    /// Each of the thirty files, "[\"Old\"]/[\"Old\"]" or "[\"New\"]/[\"New\"]", checked whole.
+    private func batchStates() throws -> [String] {
         var states: [String] = []
         for i in 0..<30 {
             let path = library + String(format: "/k%02d.flac", i)
@@ -349,11 +353,38 @@ final class TagEditTests: XCTestCase {
             XCTAssertFalse(try decodedSamples(path).isEmpty)
             states.append(state)
         }
+        return states
+    }
+
+    func testABatchKilledMidwayLeavesWholeFiles() throws {
+        let run = try startBatchOfThirty()
+        kill(run.processIdentifier, SIGKILL)
+        run.waitUntilExit()
+        let states = try batchStates()
         XCTAssertTrue(states.contains("[\"New\"]/[\"New\"]") && states.contains("[\"Old\"]/[\"Old\"]"),
                       "the kill landed mid-batch: \(states)")
         // The next run removes any temporary copy the kill left behind.
         XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
         XCTAssertTrue(try FileManager.default.contentsOfDirectory(atPath: library).allSatisfy { !$0.hasPrefix(".spindle-tmp") })
+    }
+
+    /// SIGTERM (systemd's stop) mid-batch: the batch ends between files, each written file is journaled, so
+    /// undo restores every one, and the run is recorded as interrupted rather than left "running".
+    func testABatchStoppedBySIGTERMEndsBetweenFilesAndUndoes() throws {
+        let run = try startBatchOfThirty()
+        kill(run.processIdentifier, SIGTERM)
+        run.waitUntilExit()
+        XCTAssertEqual(run.terminationReason, .uncaughtSignal)
+        let states = try batchStates()
+        let written = states.filter { $0 == "[\"New\"]/[\"New\"]" }.count
+        XCTAssertTrue(written > 0 && written < 30, "stopped mid-batch: \(states)")
+        XCTAssertEqual(Array(states.prefix(written)), Array(repeating: "[\"New\"]/[\"New\"]", count: written), "in order, then none")
+        let status = try CLI.run(["--db", db, "status", "--json"])
+        let runs = (try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?["runs"] as? [[String: Any]]
+        XCTAssertEqual(runs?.first?["status"] as? String, "interrupted", status.stdout)
+        XCTAssertEqual(runs?.first?["files_done"] as? Int, written, status.stdout)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "undo", "--last"]).status, 0)
+        XCTAssertEqual(try batchStates(), Array(repeating: "[\"Old\"]/[\"Old\"]", count: 30), "undo restores every written file")
     }
 
     func testID3VersionChangesOnlyWhenAsked() throws {

@@ -30,11 +30,17 @@ public enum CLI {
         return process
     }
 
-    /// Starts `spindle` without waiting (for kill and lock tests); output is discarded.
-    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+    /// Starts `spindle` without waiting (for kill and lock tests); output is discarded, or standard error
+    /// goes to the file `stderr` (its workers' too), to be read while it runs.
+    public static func start(_ arguments: [String], environment: [String: String] = [:], stderr: String? = nil) throws -> Process {
         let p = process(arguments, environment: environment)
         p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
+        if let stderr {
+            FileManager.default.createFile(atPath: stderr, contents: nil)
+            p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderr))
+        } else {
+            p.standardError = FileHandle.nullDevice
+        }
         try p.run()
         return p
     }

@@ -33,6 +33,7 @@ public enum LibraryJobs {
         let folder = (settings.databasePath as NSString).deletingLastPathComponent
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         let lock = try RunLock(databasePath: settings.databasePath, command: request.kind)
+        StopRequest.install()
         defer { withExtendedLifetime(lock) {} }
         let database = try SpindleDatabase(path: settings.databasePath)
         // Holding the lock, any run still marked running died without finishing.
@@ -40,6 +41,13 @@ public enum LibraryJobs {
         let journal = try RunJournal(database: database, kind: request.kind)
         var outcome = Outcome(runId: journal.runId)
         outcome.interruptedRuns = interrupted
+        // Between stages: a run asked to stop ends here, with what its stages finished saved.
+        func checkpoint() throws {
+            guard let signal = StopRequest.received else { return }
+            outcome.stoppedBy = signal
+            outcome.seconds = monotonicSeconds() - started
+            throw Interrupted(signal: signal, summary: outcome.summary())
+        }
         do {
             let scanner = LibraryScanner(database: database, root: root, shard: request.shard)
             let rootId = try scanner.rootId()
@@ -48,6 +56,7 @@ public enum LibraryJobs {
                                            reads: .workers(settings))
                 outcome.tagfix = report
                 try Self.journal(report, in: journal, database: database, root: root)
+                try checkpoint()
                 if report.dryRun {
                     outcome.seconds = monotonicSeconds() - started
                     try journal.finish(status: .completed, summary: outcome.summary())
@@ -59,20 +68,28 @@ public enum LibraryJobs {
                 try recordScanIssues(scan, rootId: rootId, database: database)
                 if verbosity == .verbose { for s in scan.skipped { logLine("skipped \(s.relativePath): \(s.reason)") } }
                 outcome.scan = scan
+                try checkpoint()
             }
             let context = RunContext(database: database, root: root, rootId: rootId, settings: settings, journal: journal,
                                      verbosity: verbosity, force: request.force)
-            if request.stages.contains(.tags) { outcome.tags = try TagStage.run(context) }
+            if request.stages.contains(.tags) {
+                outcome.tags = try TagStage.run(context)
+                try checkpoint()
+            }
             if request.stages.contains(.analyze) {
                 let selected = try request.paths.map { try select($0, root: root, rootId: rootId, database: database) }
                 outcome.analysis = try AnalyzeStage.run(context, only: selected)
+                try checkpoint()
             }
             // Genres and reports describe a whole library: a shard's run leaves them to the merged database.
             let whole = request.shard == nil
             if !whole, request.stages.contains(where: { $0 == .genres || $0 == .report || $0 == .playlists }) {
                 logLine("shard \(request.shard!): genres, reports and playlists are built after `spindle merge`, not per shard")
             }
-            if whole, request.stages.contains(.genres) { outcome.genres = try GenresStage.build(database: database, rootId: rootId) }
+            if whole, request.stages.contains(.genres) {
+                outcome.genres = try GenresStage.build(database: database, rootId: rootId)
+                try checkpoint()
+            }
             if whole, request.stages.contains(.report) {
                 let text = try GenresStage.report(database: database, format: request.reportFormat, output: request.reportOutput)
                 if let text { print(text, terminator: "") }
@@ -100,6 +117,9 @@ public enum LibraryJobs {
             outcome.seconds = monotonicSeconds() - started
             try journal.finish(status: .completed, summary: outcome.summary())
             return outcome
+        } catch let stop as Interrupted {
+            try? journal.finish(status: .interrupted, summary: stop.summary)
+            throw stop
         } catch {
             try? journal.finish(status: .failed, summary: "\(error)")
             throw error

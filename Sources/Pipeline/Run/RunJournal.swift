@@ -24,13 +24,24 @@ public final class RunJournal {
     }
 
     /// Adds the files a stage will work on to the run's total (a file already planned by an earlier stage
-    /// is not counted again).
+    /// is not counted again). A file done at an earlier stage is pending again until this one records it:
+    /// a run stopped in its analysis had counted every file whose tags it had read as done.
     public func plan(fileIds: [Int64]) throws {
         let before = planned.count
         planned.formUnion(fileIds)
-        guard planned.count > before else { return }
+        var recounted = false
+        for id in fileIds where outcomes[id] == .done {
+            count(.done, by: -1)
+            outcomes[id] = .pending
+            recounted = true
+        }
+        guard planned.count > before || recounted else { return }
         let total = planned.count
-        try database.writer.write { db in try RunQueries.setTotal(db, run: runId, total) }
+        let c = counts
+        try database.writer.write { db in
+            try RunQueries.setTotal(db, run: runId, total)
+            try RunQueries.record(db, run: runId, files: [], done: c.done, failed: c.failed, skipped: c.skipped)
+        }
     }
 
     /// Records one file's outcome at one stage; flushed in batches (every 200 rows or 2 s).
@@ -49,7 +60,8 @@ public final class RunJournal {
     /// Which of two stage outcomes a file's counts follow: a failure outranks a skip, a skip a success.
     private static func rank(_ status: RunFileRecord.Status) -> Int {
         switch status {
-        case .done, .pending: return 0
+        case .pending: return -1
+        case .done: return 0
         case .skipped: return 1
         case .failed: return 2
         }
@@ -59,7 +71,8 @@ public final class RunJournal {
         switch status {
         case .failed: counts.failed += step
         case .skipped: counts.skipped += step
-        case .done, .pending: counts.done += step
+        case .done: counts.done += step
+        case .pending: break
         }
     }
 

@@ -17,6 +17,8 @@ extension LibraryJobs {
         public var playlists: PlaylistsStage.Report?
         public var interruptedRuns = 0
         public var seconds = 0.0
+        /// The signal that stopped this run before its last stage ended (`StopRequest`).
+        public var stoppedBy: Int32?
         /// Files that failed at some stage in this run (exit code 3 when non-zero).
         public var failures: Int {
             (tags?.failed ?? 0) + (analysis?.failed ?? 0) + (tagfix.map { $0.failed.count + $0.conflicts.count + $0.refusals.count } ?? 0)
@@ -56,7 +58,12 @@ extension LibraryJobs {
                 parts.append(TerminalText.safe("playlists: \(p.written) written, \(p.unchanged) unchanged, \(p.removed) removed, "
                     + "\(p.skipped.count) left alone, in \(p.folder)"))
             }
-            parts.append(String(format: "run #%lld finished in %.2f s", runId, seconds))
+            if let signal = stoppedBy {
+                parts.append(String(format: "run #%lld stopped by %@ after %.2f s; what finished is saved", runId,
+                                    StopRequest.name(signal), seconds))
+            } else {
+                parts.append(String(format: "run #%lld finished in %.2f s", runId, seconds))
+            }
             return parts.joined(separator: "\n")
         }
 

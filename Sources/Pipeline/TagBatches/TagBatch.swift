@@ -188,7 +188,9 @@ public enum TagBatch {
         }
         let batchId = try database.writer.write { db in try TagBatchQueries.create(db, command: command, edits: journal) }
         report.batchId = batchId
-        for plan in plans {
+        // Asked to stop, the batch ends between files: the files not reached stay as they were, unmarked, and
+        // the batch is partial (undo restores the ones written).
+        for plan in plans where !StopRequest.isRequested {
             do {
                 let after = try TagFileWrite.write(plan.edit, to: plan.path, expected: plan.expected, root: root,
                                                    id3v2Version: id3v2Version)
@@ -213,7 +215,8 @@ public enum TagBatch {
                 report.failed.append((plan.path, reason))
             }
         }
-        let status: TagBatchRecord.Status = report.failed.isEmpty && report.conflicts.isEmpty ? .applied : .partial
+        let whole = report.written.count + report.failed.count + report.conflicts.count == plans.count
+        let status: TagBatchRecord.Status = whole && report.failed.isEmpty && report.conflicts.isEmpty ? .applied : .partial
         try database.writer.write { db in try TagBatchQueries.setStatus(db, batch: batchId, status) }
         return report
     }

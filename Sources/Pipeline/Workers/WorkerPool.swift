@@ -60,7 +60,8 @@ final class WorkerPool: @unchecked Sendable {
     private func supervise(input: BoundedQueue<PoolJob>, output: BoundedQueue<PoolResult>) {
         var worker: WorkerProcess?
         let encoder = JSONEncoder(), decoder = JSONDecoder()
-        while let job = input.take() {
+        // A stop request ends the loop between files; the file in flight is put down (below), uncharged.
+        while !StopRequest.isRequested, let job = input.take() {
             if worker == nil {
                 do { worker = try WorkerProcess(executable: executable, arguments: arguments) } catch {
                     output.put(PoolResult(job: job, failure: "\(error)"))
@@ -88,6 +89,9 @@ final class WorkerPool: @unchecked Sendable {
                 w.terminate()
                 worker = nil
                 output.put(PoolResult(job: job, failure: String(format: "timed out after %.0f s; worker killed", job.timeout)))
+            case .stopped:
+                w.terminate()
+                return
             }
         }
     }
@@ -114,7 +118,7 @@ extension WorkerPool {
         let input = BoundedQueue<PoolJob>(capacity: 2 * self.jobs)
         let output = BoundedQueue<PoolResult>(capacity: 4 * self.jobs)
         Thread {
-            for job in jobs where !input.put(job) { break }
+            for job in jobs where StopRequest.isRequested || !input.put(job) { break }
             input.close()
         }.start()
         run(input: input, output: output)
@@ -126,6 +130,8 @@ extension WorkerPool {
                 input.close()
             }
         }
+        // Stopped early, the feeder may still wait for room in the queue.
+        input.close()
         if let failure { throw failure }
     }
 }

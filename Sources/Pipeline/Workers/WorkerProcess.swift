@@ -6,6 +6,7 @@ final class WorkerProcess {
         case line(Data)
         case died(String)       // how the process ended, e.g. "killed by signal SIGSEGV"
         case timedOut
+        case stopped            // the run was asked to stop (`StopRequest`) before the reply came
     }
 
     let pid: pid_t
@@ -60,26 +61,20 @@ final class WorkerProcess {
     func send(_ line: Data) -> Bool {
         var data = line
         data.append(0x0A)
-        return data.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(input, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                offset += n
-            }
-            return true
-        }
+        return writeAll(input, data)
     }
 
-    /// Waits up to `timeout` seconds for the next reply line.
+    /// Waits up to `timeout` seconds for the next reply line, looking every quarter second whether the run
+    /// was asked to stop.
     func receive(timeout: Double) -> Reply {
         let deadline = monotonicSeconds() + timeout
         while true {
             if let line = buffer.nextLine() { return .line(line) }
+            if StopRequest.isRequested { return .stopped }
             let remaining = deadline - monotonicSeconds()
             if remaining <= 0 { return .timedOut }
             var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, Int32(min(remaining, 3600) * 1000) + 1)
+            let ready = poll(&descriptor, 1, Int32(min(remaining, 0.25) * 1000) + 1)
             if ready < 0 { if errno == EINTR { continue }; return .died(reap()) }
             if ready == 0 { continue }
             var chunk = [UInt8](repeating: 0, count: 1 << 16)

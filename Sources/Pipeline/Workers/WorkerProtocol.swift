@@ -46,6 +46,11 @@ public enum WorkerMain {
             return 2
         }
         watchParent()
+        // A Ctrl-C reaches the whole process group, and systemd's stop the whole service: the supervisor
+        // decides what happens to the file in flight (`StopRequest`), so a worker must not die of it (it would
+        // be charged with a crash). Its input closing, its parent dying or a SIGKILL ends it.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
         let fault = FaultInjection.fromEnvironment()
         let encoder = JSONEncoder()
         let decoder = JSONDecoder()
@@ -74,7 +79,8 @@ public enum WorkerMain {
             }
             guard var data = try? encoder.encode(reply) else { continue }
             data.append(0x0A)
-            FileHandle.standardOutput.write(data)
+            // The supervisor is gone (killed, or stopped by a signal): nobody is left to answer.
+            guard writeAll(STDOUT_FILENO, data) else { return 0 }
         }
         return 0
     }
@@ -117,7 +123,10 @@ struct FaultInjection {
             // A real fault, as a C library would cause: the default action, not a catchable raise.
             signal(SIGSEGV, SIG_DFL)
             raise(SIGSEGV)
-        case .hang: while true { sleep(60) }
+        case .hang:
+            // Said on standard error, so a test knows the file is in flight and which process holds it.
+            FileHandle.standardError.write("spindle worker \(getpid()): hanging on \(path)\n".data(using: .utf8)!)
+            while true { sleep(60) }
         }
     }
 }
