@@ -170,4 +170,33 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue((try String(contentsOfFile: html, encoding: .utf8)).contains("<svg"))
         XCTAssertEqual(try CLI.run(["--db", db, "genres", "report", "--format", "pdf"]).status, 2)
     }
+
+    /// Installed as the cron and systemd examples expect (PREFIX/bin/spindle, PREFIX/share/spindle/data) and
+    /// run from another folder, `genres build` found no taxonomy: the nightly pipeline failed at its genres
+    /// stage unless SPINDLE_DATA_DIR was set.
+    func testAnInstalledBinaryFindsItsDataBesideIt() throws {
+        let prefix = dir + "/prefix"
+        let data = prefix + "/share/spindle/data"
+        try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.executable, toPath: prefix + "/bin/spindle")
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("data").path
+        for name in ["genre-taxonomy.toml", "genre-rules.toml"] {
+            try FileManager.default.copyItem(atPath: source + "/" + name, toPath: data + "/" + name)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: prefix + "/bin/spindle")
+        process.arguments = ["--db", dir + "/i.db", "--library", library, "run", "--quiet", dir + "/nightly.toml"]
+        try "[pipeline]\nname = \"nightly\"\nstages = [\"scan\", \"genres\"]\n".write(toFile: dir + "/nightly.toml", atomically: true, encoding: .utf8)
+        process.currentDirectoryURL = URL(fileURLWithPath: dir)
+        process.environment = ProcessInfo.processInfo.environment.filter { !["SPINDLE_DATA_DIR", "SPINDLE_DB", "MUSIC_DIR"].contains($0.key) }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, message)
+    }
 }

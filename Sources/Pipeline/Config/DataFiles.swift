@@ -2,12 +2,15 @@ import Foundation
 import Genres
 
 /// Finds Spindle's data files (genre taxonomy and rules): SPINDLE_DATA_DIR, the `data/` folder of the
-/// source tree the binary was built in, the install locations, then ./data.
+/// source tree the binary was built in, PREFIX/share/spindle/data beside an installed PREFIX/bin/spindle
+/// (`scripts/install.sh`), the usual install locations, then ./data.
 enum DataFiles {
     static func locate(_ name: String) throws -> String {
         var candidates: [String] = []
         if let dir = ProcessInfo.processInfo.environment["SPINDLE_DATA_DIR"], !dir.isEmpty { candidates.append(dir) }
-        candidates += RunningProgram.folders(5).map { $0.appendingPathComponent("data").path }
+        let folders = RunningProgram.folders(5)
+        candidates += folders.map { $0.appendingPathComponent("data").path }
+        if folders.count > 1 { candidates.append(folders[1].appendingPathComponent("share/spindle/data").path) }
         candidates += ["/usr/local/share/spindle/data", "/usr/share/spindle/data",
                        FileManager.default.currentDirectoryPath + "/data"]
         for c in candidates where FileManager.default.isReadableFile(atPath: c + "/" + name) { return c + "/" + name }
