@@ -28,7 +28,7 @@ struct MixCommand: ParsableCommand {
     func run() throws {
         try runCommand {
             let report = try MixReport.run(seed, count: n, settings: try global.settings())
-            if let problem = report.query.problem, format == "m3u" { printError("\(seed): \(problem)") }
+            if report.query.problem != nil, format == "m3u" { printError(report.query.failure) }
             print(report.render(MixReport.Format(rawValue: format)!), terminator: format == "m3u" ? "" : "\n")
             return report.isAnswered ? 0 : 3
         }

@@ -64,6 +64,21 @@ final class SimilarityTests: LibraryTestCase {
         XCTAssertEqual(text.status, 3)
     }
 
+    /// A track added since the last analysis: the answer says so once ("new/late.flac: new/late.flac has no
+    /// feature vector yet" had named it twice), and a mix of it prints no playlist ("#EXTM3U" alone had gone
+    /// to standard output, so `spindle mix X > mix.m3u` left an empty playlist that looked made).
+    func testATrackNotYetAnalysedIsSaidOnceAndMakesNoPlaylist() throws {
+        try write(Synth.sine(frequency: 330, seconds: 6, amplitude: 0.4), "new/late.flac")
+        let similar = try spindle(["similar", "new/late.flac"])
+        XCTAssertEqual(similar.status, 3)
+        XCTAssertEqual(similar.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+                       "new/late.flac: not analysed yet (no feature vector): run `spindle analyze`")
+        let mix = try spindle(["mix", "/music/new/late.flac"])
+        XCTAssertEqual(mix.status, 3)
+        XCTAssertEqual(mix.stdout, "", "no playlist")
+        XCTAssertTrue(mix.stderr.contains("/music/new/late.flac (new/late.flac): not analysed yet"), mix.stderr)
+    }
+
     func testMixIsAnExtendedM3UStartingWithTheSeedWithoutRepeatingARecording() throws {
         let result = try spindle(["mix", "chords/chord0.flac", "-n", "5"])
         XCTAssertEqual(result.status, 0, result.stderr)

@@ -43,9 +43,10 @@ public struct MixReport: Sendable {
     }
 
     /// Extended M3U with absolute paths (from the library root): the mix goes to standard output, so no
-    /// folder to be relative to.
+    /// folder to be relative to. Nothing without a mix: `spindle mix X > mix.m3u` must not leave a playlist
+    /// that looks made.
     func m3u() -> String {
-        guard let space = query.space else { return "#EXTM3U\n" }
+        guard let space = query.space, isAnswered else { return "" }
         return M3U.render(steps.map { space.tracks[$0.row] }, path: { query.root + "/" + $0.path })
     }
 }

@@ -41,10 +41,7 @@ public struct SimilarReport: Sendable {
     }
 
     public func text() -> String {
-        let input = TerminalText.safe(query.input)
-        guard let resolved = query.resolved, query.row != nil else {
-            return "\(input): \(TerminalText.safe(query.problem ?? "not found"))"
-        }
+        guard let resolved = query.resolved, query.row != nil else { return query.failure }
         var lines = ["tracks like \(TerminalText.safe(resolved)):"]
         for (i, n) in neighbours.enumerated() {
             lines.append(String(format: "%3d. %.3f  %@  (%@)", i + 1, n.distance, TerminalText.safe(n.path), n.why))

@@ -41,7 +41,14 @@ public struct SonicQuery: Sendable {
             return query
         }
         query.row = space.index(of: path)
-        if query.row == nil { query.problem = "\(path) has no feature vector yet: run `spindle analyze`" }
+        if query.row == nil { query.problem = "not analysed yet (no feature vector): run `spindle analyze`" }
         return query
+    }
+
+    /// The input, the file it resolved to when that reads otherwise, and the problem: one line for a person.
+    public var failure: String {
+        var subject = TerminalText.safe(input)
+        if let resolved, resolved != input { subject += " (\(TerminalText.safe(resolved)))" }
+        return "\(subject): \(TerminalText.safe(problem ?? "not found"))"
     }
 }
