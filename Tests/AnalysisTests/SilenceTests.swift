@@ -68,6 +68,31 @@ final class SilenceTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(hd.trailSilenceStart), 1.5, accuracy: 0.0001)
     }
 
+    /// A DC offset is inaudible, and rips from sound cards and tape carry one: at −40 dBFS (here on one channel
+    /// +0.01, on the other −0.004, with dither-level noise) every window had been "sound", so such a file had
+    /// no silence at either end (lead 0, trail at the end of the file). A bass note under the threshold's
+    /// reach is still sound, and a waveform that opens on a step (a constant 10 ms, as some tracker samples
+    /// start) is sound from its first sample, as before.
+    func testADCOffsetIsNotSound() throws {
+        let music = Synth.concat(Synth.sine(frequency: 45, seconds: 1, amplitude: 0.3),
+                                 Synth.sine(frequency: 440, seconds: 2, amplitude: 0.3))
+        var s = Synth.concat(Synth.silence(seconds: 1.5), music, Synth.silence(seconds: 2))
+        let hiss = Synth.noise(seconds: 6.5, rmsDBFS: -90, seed: 2)
+        for i in s.indices { s[i] += (i % 2 == 0 ? 0.01 : -0.004) + hiss[i] }
+        let r = silence(s)
+        XCTAssertFalse(r.isSilent)
+        XCTAssertEqual(try XCTUnwrap(r.leadSilenceEnd), 1.5, accuracy: 0.001)
+        XCTAssertEqual(try XCTUnwrap(r.trailSilenceStart), 4.5, accuracy: 0.001)
+        // Offset and nothing else: silent.
+        var flat = Synth.silence(seconds: 2)
+        for i in flat.indices { flat[i] = 0.02 }
+        XCTAssertTrue(silence(flat).isSilent)
+        // A waveform opening on a step is sound from its first sample.
+        var step = Synth.concat(Synth.silence(seconds: 0.01), Synth.sine(frequency: 440, seconds: 1, amplitude: 0.3))
+        for i in 0..<882 { step[i] = 0.05 }
+        XCTAssertEqual(try XCTUnwrap(silence(step).leadSilenceEnd), 0, accuracy: 0.0001)
+    }
+
     func testAllSilentStreamSaysSo() {
         let r = silence(Synth.noise(seconds: 3, rmsDBFS: -80))
         XCTAssertTrue(r.isSilent)

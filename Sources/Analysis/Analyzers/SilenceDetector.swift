@@ -16,6 +16,9 @@ public struct SilenceResult: Sendable, Equatable, Codable {
 /// At 176.4 kHz and above (DSD decodes at 352.8 kHz) the windows read the audible band only (`AudibleBand`):
 /// a DSD file's ultrasonic hiss had made its fade-out sound forever. Below, ultrasonic hiss that loud is
 /// rare and the filter would cost more than the rest of the detector.
+/// A DC offset is inaudible too, and rips from sound cards and tape often carry one: at −40 dBFS it made every
+/// window "sound", and such a file had no silence at either end. The windows are also judged about the offset
+/// (`OffsetSilence`), and that judgement wins where it moves a boundary by 100 ms or more.
 public final class SilenceDetector: Analyzer {
     private let channels: Int
     private let sampleRate: Int
@@ -25,12 +28,12 @@ public final class SilenceDetector: Analyzer {
     /// Samples of the current window seen in earlier blocks (a window may straddle blocks).
     private var carry: [Float] = []
     private var position: Int64 = 0          // frames consumed before the current window
-    private var previousWindow: [Float] = [] // the last closed window's samples, until lead is found
-    private var previousStart: Int64 = 0
-    private var leadEnd: Int64?
-    private var trailStart: Int64?
-    private var afterLoud = false            // the previous window was loud
     private var squares: [Float]
+    private var sums: [Float]
+    /// The windows judged as they always were, and judged about a DC offset (`OffsetSilence`).
+    private var plain: SilenceBoundaries
+    private var aboutOffset: OffsetSilence
+    private let zeroOffsets: [Float]
     private var audible: AudibleBand?
     private var filtered: [Float] = []
 
@@ -41,6 +44,10 @@ public final class SilenceDetector: Analyzer {
         thresholdSquare = Float(pow(10, thresholdDB / 10))
         windowLength = max(1, format.sampleRate / 200)
         squares = [Float](repeating: 0, count: format.channels)
+        sums = squares
+        zeroOffsets = squares
+        plain = SilenceBoundaries(channels: format.channels, threshold: threshold)
+        aboutOffset = OffsetSilence(channels: format.channels, threshold: threshold, windowFrames: windowLength)
         if format.sampleRate >= 176_400 { audible = AudibleBand(sampleRate: format.sampleRate, channels: format.channels) }
     }
 
@@ -75,47 +82,16 @@ public final class SilenceDetector: Analyzer {
         if offset < total { carry.append(contentsOf: p[offset..<total]) }
     }
 
-    /// Judges one window (interleaved samples) and moves the boundaries.
+    /// Judges one window (interleaved samples), plainly and about the offset, and moves both boundaries.
     private func closeWindow(_ w: UnsafeBufferPointer<Float>) {
         let frames = w.count / channels
-        let peak = VectorOps.maxAbs(w.baseAddress!, w.count)
-        for c in 0..<channels { squares[c] = 0 }
-        VectorOps.addSquares(w.baseAddress!, w.count, channels: channels, into: &squares)
-        let loudestMeanSquare = (squares.max() ?? 0) / Float(frames)
-        let loud = loudestMeanSquare > thresholdSquare
-        let start = position
-        if afterLoud && !loud {
-            // The window after the last loud one: a decaying tail above the threshold still counts.
-            if peak > threshold, let last = lastAbove(w) { trailStart = start + Int64(last) + 1 }
-        }
-        if loud {
-            if leadEnd == nil {
-                // An onset may already cross the threshold in the window before.
-                if let first = previousWindow.withUnsafeBufferPointer({ firstAbove($0) }) {
-                    leadEnd = previousStart + Int64(first)
-                } else {
-                    leadEnd = start + Int64(firstAbove(w) ?? 0)
-                }
-                previousWindow = []
-            }
-            trailStart = start + Int64((lastAbove(w) ?? (frames - 1)) + 1)
-        } else if leadEnd == nil {
-            previousWindow.removeAll(keepingCapacity: true)
-            if peak > threshold { previousWindow.append(contentsOf: w) }
-            previousStart = start
-        }
-        afterLoud = loud
+        let n = Float(frames)
+        for c in 0..<channels { squares[c] = 0; sums[c] = 0 }
+        VectorOps.addSumsAndSquares(w.baseAddress!, w.count, channels: channels, sums: &sums, squares: &squares)
+        let loud = (squares.max() ?? 0) / n > thresholdSquare
+        plain.add(w, start: position, loud: loud, offsets: zeroOffsets)
+        aboutOffset.add(w, sums: sums, squares: squares, start: position, plainlyLoud: loud)
         position += Int64(frames)
-    }
-
-    private func firstAbove(_ w: UnsafeBufferPointer<Float>) -> Int? {
-        guard let i = w.firstIndex(where: { abs($0) > threshold }) else { return nil }
-        return i / channels
-    }
-
-    private func lastAbove(_ w: UnsafeBufferPointer<Float>) -> Int? {
-        guard let i = w.lastIndex(where: { abs($0) > threshold }) else { return nil }
-        return i / channels
     }
 
     public func finish() -> SilenceResult {
@@ -124,9 +100,22 @@ public final class SilenceDetector: Analyzer {
             window.withUnsafeBufferPointer { closeWindow($0) }
             carry.removeAll()
         }
-        guard let lead = leadEnd, let trail = trailStart else {
+        // Silence about an offset counts only when it lasts 100 ms: a waveform that opens on a step (a tracker
+        // sample starting off zero) or closes on a decaying one is sound, as it always was.
+        aboutOffset.finish()
+        let least = Int64(sampleRate / 10)
+        guard let plainLead = plain.leadEnd, let plainTrail = plain.trailStart else {
             return SilenceResult(leadSilenceEnd: nil, trailSilenceStart: nil, isSilent: true)
         }
+        guard let offsetLead = aboutOffset.boundaries.leadEnd, let offsetTrail = aboutOffset.boundaries.trailStart else {
+            if position >= least { return SilenceResult(leadSilenceEnd: nil, trailSilenceStart: nil, isSilent: true) }
+            return result(lead: plainLead, trail: plainTrail)
+        }
+        return result(lead: offsetLead - plainLead >= least ? offsetLead : plainLead,
+                      trail: plainTrail - offsetTrail >= least ? offsetTrail : plainTrail)
+    }
+
+    private func result(lead: Int64, trail: Int64) -> SilenceResult {
         let rate = Double(sampleRate)
         return SilenceResult(leadSilenceEnd: Double(lead) / rate, trailSilenceStart: Double(trail) / rate, isSilent: false)
     }
@@ -134,7 +123,7 @@ public final class SilenceDetector: Analyzer {
 
 extension SilenceDetector {
     public static let entry = AnalyzerEntry(
-        name: "silence", version: 2, needsMono: false,
+        name: "silence", version: 3, needsMono: false,
         outputs: ["lead_silence_end_s", "trail_silence_start_s", "is_silent"],
         make: { format, options in SilenceDetector(format: format, thresholdDB: options.silenceThresholdDB) },
         values: { r in

@@ -146,27 +146,37 @@ enum VectorOps {
         }
     }
 
-    /// Σ p[i]² per channel of `count` interleaved samples, added into `sums` (one per channel).
+    /// Adds each channel's sum and sum of squares over `count` interleaved samples into `sums` and `squares`
+    /// (one pass; the squares are accumulated exactly as a squares-only pass would).
     @inline(__always)
-    static func addSquares(_ p: UnsafePointer<Float>, _ count: Int, channels: Int, into sums: inout [Float]) {
+    static func addSumsAndSquares(_ p: UnsafePointer<Float>, _ count: Int, channels: Int,
+                                  sums: inout [Float], squares: inout [Float]) {
         guard 8 % channels == 0 else {
-            for i in 0..<count { sums[i % channels] += p[i] * p[i] }
+            for i in 0..<count {
+                sums[i % channels] += p[i]
+                squares[i % channels] += p[i] * p[i]
+            }
             return
         }
         // With 1, 2, 4 or 8 channels, lane k of an 8-wide vector always holds channel k % channels.
         let raw = UnsafeRawPointer(p)
-        var acc = SIMD8<Float>()
+        var acc = SIMD8<Float>(), total = SIMD8<Float>()
         let vectors = count / 8
         var v = 0
         while v < vectors {
             let x = raw.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self)
             acc += x * x
+            total += x
             v += 1
         }
-        for lane in 0..<8 { sums[lane % channels] += acc[lane] }
+        for lane in 0..<8 {
+            squares[lane % channels] += acc[lane]
+            sums[lane % channels] += total[lane]
+        }
         var i = vectors * 8
         while i < count {
-            sums[i % channels] += p[i] * p[i]
+            squares[i % channels] += p[i] * p[i]
+            sums[i % channels] += p[i]
             i += 1
         }
     }
