@@ -26,17 +26,11 @@ public enum StopRequest {
 
     public static var isRequested: Bool { received != nil }
 
-
     /// Ends the process by `number` with its default action, as if no handler had been installed.
     public static func end(by number: Int32) -> Never {
         signal(number, SIG_DFL)
         raise(number)
         _exit(128 + number)
-    }
-
-    /// Asks for a stop as `number` would (tests).
-    static func request(_ number: Int32) {
-        _ = stored.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing)
     }
 
     static func name(_ number: Int32) -> String {
@@ -52,8 +46,8 @@ public enum StopRequest {
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 source.setEventHandler {
                     if StopRequest.stored.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing).exchanged {
-                        logLine("\n\(StopRequest.name(number)): stopping once the files in flight are put down; "
-                                + "again to stop at once")
+                        logLine("\n\(StopRequest.name(number)): stopping between files; what is finished is saved "
+                                + "(send it again to stop at once)")
                     } else {
                         StopRequest.end(by: number)
                     }
