@@ -81,7 +81,7 @@ func runCommand(_ body: () throws -> Int32) throws {
         throw exit
     } catch let stop as Interrupted {
         // What the run saved, then the end a signal gives (a shell's 130 or 143, systemd's clean stop).
-        FileHandle.standardError.write((stop.summary + "\n").data(using: .utf8)!)
+        writeStandardError(stop.summary + "\n")
         StopRequest.end(by: stop.signal)
     } catch {
         printError("\(error)")
@@ -91,7 +91,7 @@ func runCommand(_ body: () throws -> Int32) throws {
 }
 
 func printError(_ message: String) {
-    FileHandle.standardError.write(("spindle: " + message + "\n").data(using: .utf8)!)
+    writeStandardError("spindle: " + message + "\n")
 }
 
 /// Prints a run's summary (text, or JSON with --json) and gives DESIGN's exit code: 3 when files failed.

@@ -1,4 +1,5 @@
 import Foundation
+import Pipeline
 
 /// DESIGN's form is `spindle [--db FILE] [--library DIR] [--config FILE] <command>`: global options may come
 /// before the command name, where swift-argument-parser does not look for a subcommand's options. Move them
@@ -45,7 +46,7 @@ func runSpindle() -> Never {
     } catch {
         let code = Spindle.exitCode(for: error)
         if code == .validationFailure {
-            FileHandle.standardError.write((Spindle.fullMessage(for: error) + "\n").data(using: .utf8)!)
+            writeStandardError(Spindle.fullMessage(for: error) + "\n")
             exit(2)
         }
         Spindle.exit(withError: error)

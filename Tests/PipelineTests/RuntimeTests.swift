@@ -188,6 +188,26 @@ final class RuntimeTests: XCTestCase {
         XCTAssertTrue(rest.stdout.contains("\"analysed\": 1"), rest.stdout)
     }
 
+    /// `spindle analyze 2>&1 | head` stops reading standard error early: Foundation's FileHandle trapped on
+    /// the closed pipe, so the run died mid-file (SIGILL) and stayed "running". It finishes its work now.
+    func testARunWhoseLogReaderWentAwayFinishes() throws {
+        try addTracks(["a.flac", "b.flac", "c.flac"])
+        let run = Process()
+        run.executableURL = URL(fileURLWithPath: CLI.executable)
+        run.arguments = ["--db", db, "--library", library, "analyze", "--verbose", "--jobs", "1"]
+        let closed = Pipe()
+        run.standardError = closed
+        run.standardOutput = FileHandle.nullDevice
+        try closed.fileHandleForReading.close()
+        try run.run()
+        run.waitUntilExit()
+        XCTAssertEqual(run.terminationReason, .exit)
+        XCTAssertEqual(run.terminationStatus, 0)
+        let runs = try XCTUnwrap(status()["runs"] as? [[String: Any]])
+        XCTAssertEqual(runs.first?["status"] as? String, "completed")
+        XCTAssertEqual(try results().count, 3)
+    }
+
     /// A file whose tags a run read is done with that stage, not with the run: planned again by the
     /// analysis, it waits for it. A run stopped during its analysis had said "133/133 done" with 78 files
     /// not analysed.

@@ -62,13 +62,13 @@ public final class ProgressReporter: @unchecked Sendable {
 
     private func emit(_ text: String, clearLine: Bool) {
         let out = (clearLine && isTerminal ? "\r\u{1b}[2K" : "") + text
-        FileHandle.standardError.write(out.data(using: .utf8)!)
+        writeStandardError(out)
     }
 
     public func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if isTerminal && verbosity > .quiet && total > 0 { FileHandle.standardError.write("\n".data(using: .utf8)!) }
+        if isTerminal && verbosity > .quiet && total > 0 { writeStandardError("\n") }
     }
 
     static func duration(_ s: Double) -> String {

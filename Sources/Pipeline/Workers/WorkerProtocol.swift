@@ -42,7 +42,7 @@ struct WorkerSettings: Codable, Sendable {
 public enum WorkerMain {
     public static func run(settingsJSON: String) -> Int32 {
         guard let settings = try? JSONDecoder().decode(WorkerSettings.self, from: Data(settingsJSON.utf8)) else {
-            FileHandle.standardError.write("spindle worker: bad settings\n".data(using: .utf8)!)
+            writeStandardError("spindle worker: bad settings\n")
             return 2
         }
         watchParent()
@@ -125,7 +125,7 @@ struct FaultInjection {
             raise(SIGSEGV)
         case .hang:
             // Said on standard error, so a test knows the file is in flight and which process holds it.
-            FileHandle.standardError.write("spindle worker \(getpid()): hanging on \(path)\n".data(using: .utf8)!)
+            writeStandardError("spindle worker \(getpid()): hanging on \(path)\n")
             while true { sleep(60) }
         }
     }
