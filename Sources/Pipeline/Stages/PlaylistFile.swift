@@ -37,16 +37,7 @@ enum PlaylistFile {
         let temporary = folder + "/" + SpindleTemporary.name(extension: "m3u8")
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw PipelineError("cannot create a playlist in \(folder): \(String(cString: strerror(errno)))") }
-        var ok = data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                offset += n
-            }
-            return true
-        }
-        ok = ok && fsync(fd) == 0
+        var ok = writeAll(fd, data) && fsync(fd) == 0
         let failure = String(cString: strerror(errno))
         ok = close(fd) == 0 && ok
         guard ok, rename(temporary, path) == 0 else {

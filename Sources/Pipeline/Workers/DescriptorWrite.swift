@@ -1,8 +1,8 @@
 import Foundation
 
-/// Writes all of `bytes` to `fd`, through short writes and EINTR. False once the reader is gone (EPIPE:
-/// SIGPIPE is ignored in the supervisor and so in its workers) or the descriptor fails; Foundation's
-/// FileHandle.write traps there instead.
+/// Writes all of `bytes` to `fd`, through short writes and EINTR: worker pipes, standard error, playlist
+/// files. False once the reader is gone (EPIPE: SIGPIPE is ignored in the supervisor and so in its workers)
+/// or the descriptor fails (errno says why); Foundation's FileHandle.write traps there instead.
 func writeAll(_ fd: Int32, _ bytes: Data) -> Bool {
     bytes.withUnsafeBytes { raw -> Bool in
         var offset = 0
