@@ -25,12 +25,11 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         try runCommand {
             let settings = try global.settings(jobs: jobs, only: only.map { [$0] })
-            let outcomes = try InspectReport.inspect(files, settings: settings)
-            // One write per line, not print's buffer: several `inspect` processes sharing a pipe (`xargs -P`)
-            // then never cut into each other's lines, as a full 4 KiB buffer flushed mid-line did.
-            for outcome in outcomes {
-                let line = (json ? InspectReport.json(outcome).serialized() : InspectReport.text(outcome)) + "\n"
-                FileHandle.standardOutput.write(Data(line.utf8))
+            // Each file's result as soon as it and those before it are in, one write per result: several
+            // `inspect` processes sharing a pipe (`xargs -P`) never cut into each other's lines, as a full
+            // 4 KiB print buffer flushed mid-line did.
+            let outcomes = try InspectReport.inspect(files, settings: settings) { outcome in
+                try writeStandardOutput((json ? InspectReport.json(outcome).serialized() : InspectReport.text(outcome)) + "\n")
             }
             return outcomes.contains { $0.error != nil } ? 3 : 0
         }

@@ -83,6 +83,9 @@ func runCommand(_ body: () throws -> Int32) throws {
         // What the run saved, then the end a signal gives (a shell's 130 or 143, systemd's clean stop).
         writeStandardError(stop.summary + "\n")
         StopRequest.end(by: stop.signal)
+    } catch is StandardOutputClosed {
+        // The end `cat` or `grep` meets in `… | head`: by SIGPIPE, silently (a shell's 141).
+        StopRequest.end(by: SIGPIPE)
     } catch {
         printError("\(error)")
         throw ExitCode(ExitStatus.code(for: error))

@@ -72,6 +72,24 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(text.stdout.contains(String(format: "or %.2f BPM at another metrical level", alternative)), text.stdout)
     }
 
+    /// `spindle inspect … | head -1`: once the reader is gone, inspect ends as `cat` does there, by SIGPIPE
+    /// and silently. It had died on a trap (SIGILL, exit 132) with a crash report on standard error.
+    func testInspectIntoAClosedPipeEndsBySIGPIPEQuietly() throws {
+        let inspect = Process()
+        inspect.executableURL = URL(fileURLWithPath: CLI.executable)
+        inspect.arguments = ["inspect", "--json", "--jobs", "1", library + "/A/one.flac", library + "/A/three.ogg"]
+        let closed = Pipe(), errors = Pipe()
+        inspect.standardOutput = closed
+        inspect.standardError = errors
+        try closed.fileHandleForReading.close()
+        try inspect.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        inspect.waitUntilExit()
+        XCTAssertEqual(inspect.terminationReason, .uncaughtSignal, message)
+        XCTAssertEqual(inspect.terminationStatus, SIGPIPE, message)
+        XCTAssertEqual(message, "")
+    }
+
     func testInspectOfBadInputExitsThreeWithAnErrorLine() throws {
         FileManager.default.createFile(atPath: dir + "/bad.flac", contents: Data("not audio".utf8))
         let r = try CLI.run(["inspect", "--json", dir + "/bad.flac"])

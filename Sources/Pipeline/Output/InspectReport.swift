@@ -52,9 +52,11 @@ public enum InspectReport {
     }
 
     /// Decodes and analyses `files` in worker processes (a file that crashes a decoder costs that file only);
-    /// one outcome per file, in the order given.
-    public static func inspect(_ files: [String], settings: Settings) throws -> [FileAnalysisOutcome] {
-        try FileJobs.run(files, kind: .analyze, settings: settings)
+    /// one outcome per file, in the order given, each also handed to `each` as soon as it and every earlier
+    /// one are in (see `FileJobs.run`).
+    public static func inspect(_ files: [String], settings: Settings,
+                               each: (FileAnalysisOutcome) throws -> Void = { _ in }) throws -> [FileAnalysisOutcome] {
+        try FileJobs.run(files, kind: .analyze, settings: settings, each: each)
     }
 
     /// The outcome for a person: one line per analyzer that ran.

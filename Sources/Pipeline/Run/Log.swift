@@ -11,3 +11,15 @@ func logLine(_ message: String) {
 public func writeStandardError(_ text: String) {
     _ = writeAll(STDERR_FILENO, Data(text.utf8))
 }
+
+/// Standard output's reader went away (`spindle inspect … | head -1`): nothing more is worth computing for it.
+public struct StandardOutputClosed: Error {}
+
+/// Writes results to standard output in one write (lines from several processes sharing a pipe, as under
+/// `xargs -P`, never cut into each other). Throws `StandardOutputClosed` when the reader is gone, and a
+/// `PipelineError` with the reason when the output cannot take them (a full disk).
+public func writeStandardOutput(_ text: String) throws {
+    guard !writeAll(STDOUT_FILENO, Data(text.utf8)) else { return }
+    if errno == EPIPE { throw StandardOutputClosed() }
+    throw PipelineError("cannot write the results: \(String(cString: strerror(errno)))")
+}

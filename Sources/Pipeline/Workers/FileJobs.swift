@@ -6,9 +6,12 @@ import Foundation
 /// and bench measures what users run.
 enum FileJobs {
     /// One outcome per file, in the order given. A worker that died or hung on a file gives an outcome with
-    /// the signal or the timeout as its error.
+    /// the signal or the timeout as its error. `each` sees the outcomes in that order as soon as every
+    /// earlier one is in, so results can be shown while later files are still being decoded; when it
+    /// throws, no further file starts (those in flight finish) and the error is rethrown.
     static func run(_ files: [String], kind: WorkerJob.Kind, settings: Settings, jobs: Int? = nil,
-                    profile: Bool = false) throws -> [FileAnalysisOutcome] {
+                    profile: Bool = false,
+                    each: (FileAnalysisOutcome) throws -> Void = { _ in }) throws -> [FileAnalysisOutcome] {
         let pool = try WorkerPool(settings: settings, jobs: jobs)
         let poolJobs = files.enumerated().map { i, file -> PoolJob in
             // The length is unknown before decoding: estimate it from the size at a low bitrate.
@@ -18,6 +21,7 @@ enum FileJobs {
                            contentKey: nil, timeout: settings.runtime.timeout(audioSeconds: size / 8000))
         }
         var outcomes = [FileAnalysisOutcome?](repeating: nil, count: files.count)
+        var shown = 0
         try pool.process(poolJobs) { result in
             let i = result.job.job.id
             outcomes[i] = result.reply?.analysis ?? {
@@ -25,6 +29,10 @@ enum FileJobs {
                 failed.error = result.failure ?? "the worker gave no result"
                 return failed
             }()
+            while shown < files.count, let next = outcomes[shown] {
+                shown += 1
+                try each(next)
+            }
         }
         return outcomes.enumerated().map { i, outcome in outcome ?? FileAnalysisOutcome(path: files[i]) }
     }
