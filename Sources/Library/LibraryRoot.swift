@@ -23,6 +23,28 @@ public struct LibraryRoot: Sendable, Equatable {
     }
 
     public func absolute(_ relative: String) -> String { path + "/" + relative }
+
+    /// What a path typed on the command line may name inside the root, most likely first, relative to the
+    /// root ("" is the root itself): the path taken relative to the root, "." and empty components dropped
+    /// (`./Aya`, `Aya//Album`); then the path taken relative to the current folder (or absolute), when that
+    /// lies inside the root as written or with symlinks resolved (`cd ~/Music && spindle analyze .` where
+    /// `~/Music` links to the root). Never a path with "..", never one outside the root.
+    public func candidates(forTyped input: String) -> [String] {
+        var found: [String] = []
+        func add(_ candidate: String) { if !found.contains(candidate) { found.append(candidate) } }
+        let components = input.split(separator: "/").filter { $0 != "." }.map(String.init)
+        if !input.hasPrefix("/"), !components.contains("..") { add(components.joined(separator: "/")) }
+        let absolute = input.hasPrefix("/") ? input : FileManager.default.currentDirectoryPath + "/" + input
+        var forms = [URL(fileURLWithPath: absolute).standardizedFileURL.path]
+        if let resolved = realpath(absolute, nil) {
+            forms.append(String(cString: resolved))
+            free(resolved)
+        }
+        for form in forms {
+            if form == path { add("") } else if form.hasPrefix(path + "/") { add(String(form.dropFirst(path.count + 1))) }
+        }
+        return found
+    }
 }
 
 public enum LibraryError: Error, CustomStringConvertible, Sendable {

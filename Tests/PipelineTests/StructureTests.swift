@@ -185,4 +185,28 @@ final class StructureTests: LibraryTestCase {
         XCTAssertTrue(missing.stderr.contains("matches no file of the library"), missing.stderr)
         XCTAssertTrue(missing.stderr.contains(library + "/Artist/Nope.flac"), missing.stderr)
     }
+
+    /// Paths as a shell hands them over: `./Artist//Album/`, and `.` or `..` taken from the current folder
+    /// inside the library. Each had matched no file (`frames ./x` was "not a plain path").
+    func testAnalyzeAndFramesTakePathsAsAShellTypesThem() throws {
+        try clickTrack(library + "/Artist/Album/1.flac")
+        try clickTrack(library + "/Artist/Album/2.flac")
+        try clickTrack(library + "/Other/3.flac")
+        func analysed(_ result: CLI.Result) throws -> Int? {
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            return (object?["analyze"] as? [String: Any])?["analysed"] as? Int
+        }
+        /// `spindle ARGUMENTS...` run from `folder`.
+        func from(_ folder: String, _ arguments: [String]) throws -> CLI.Result {
+            try CLI.run(["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", folder, CLI.executable, "--db", db, "--library", library]
+                        + arguments, shell: true)
+        }
+        XCTAssertEqual(try analysed(spindle(["analyze", "--json", "./Artist//Album/"])), 2)
+        XCTAssertEqual(try analysed(from(library + "/Other", ["analyze", "--json", "."])), 1)
+        XCTAssertEqual(try analysed(from(library + "/Artist", ["analyze", "--json", "--force", ".."])), 3)
+        let frames = try spindle(["frames", "./Other/3.flac"])
+        XCTAssertEqual(frames.status, 0, frames.stderr)
+        XCTAssertTrue(frames.stdout.contains("frames ×"), frames.stdout)
+    }
 }

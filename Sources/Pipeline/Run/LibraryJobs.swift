@@ -143,40 +143,27 @@ public enum LibraryJobs {
         }
     }
 
-    /// The library files that `analyze PATH...` names: each path relative to the library root first, then
-    /// to the current folder; a folder names every file under it. A path that names nothing is an error that
-    /// says what was tried.
+    /// The library files that `analyze PATH...` names (`LibraryRoot.candidates(forTyped:)`, the first that
+    /// names any file); a folder names every file under it. A path that names nothing is an error that says
+    /// what was tried.
     static func select(_ inputs: [String], root: LibraryRoot, rootId: Int64, database: SpindleDatabase) throws -> [String] {
         var selected: [String] = []
         for input in inputs {
-            var tried: [String] = []
-            var candidates: [String] = []
-            let components = input.split(separator: "/").map(String.init)
-            if !input.hasPrefix("/"), !components.contains("..") { candidates.append(components.joined(separator: "/")) }
-            let absolute = input.hasPrefix("/") ? input : FileManager.default.currentDirectoryPath + "/" + input
-            let normalised = URL(fileURLWithPath: absolute).standardizedFileURL.path
-            if normalised.hasPrefix(root.path + "/") { candidates.append(String(normalised.dropFirst(root.path.count + 1))) }
+            let candidates = root.candidates(forTyped: input)
             var found: [String] = []
             for candidate in candidates where found.isEmpty {
-                tried.append(root.absolute(candidate))
-                found = try database.writer.read { db in try FileQueries.presentPaths(db, rootId: rootId, at: candidate) }
+                found = try database.writer.read { db in
+                    candidate.isEmpty ? try FileQueries.presentPaths(db, rootPath: root.path)
+                        : try FileQueries.presentPaths(db, rootId: rootId, at: candidate)
+                }
             }
             guard !found.isEmpty else {
-                let attempts = tried.isEmpty ? "it is outside the library root \(root.path)" : "tried \(tried.joined(separator: ", "))"
+                let attempts = candidates.isEmpty ? "it is outside the library root \(root.path)"
+                    : "tried \(candidates.map { root.absolute($0) }.joined(separator: ", "))"
                 throw ConfigurationError("\(input) matches no file of the library (\(attempts))")
             }
             selected += found
         }
         return selected
-    }
-
-    /// A path given on the command line, as a path relative to the root; refuses anything outside it.
-    public static func relativePath(_ path: String, root: LibraryRoot) throws -> String {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let normalised = URL(fileURLWithPath: absolute).standardizedFileURL.path
-        if normalised.hasPrefix(root.path + "/") { return String(normalised.dropFirst(root.path.count + 1)) }
-        // Not under the root as written: maybe already relative to the root.
-        if !path.hasPrefix("/"), !path.split(separator: "/").contains("..") { return path }
-        throw ConfigurationError("\(path) is outside the library root \(root.path)")
     }
 }

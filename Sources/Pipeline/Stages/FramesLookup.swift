@@ -11,17 +11,25 @@ public enum FramesLookup {
         guard let library = settings.libraryPath, let root = try? LibraryRoot(path: library) else {
             return try compute(path: file, settings: settings)
         }
-        let relative = try LibraryJobs.relativePath(file, root: root)
+        let candidates = root.candidates(forTyped: file).filter { !$0.isEmpty }
+        guard let first = candidates.first else { throw ConfigurationError("\(file) is outside the library root \(root.path)") }
         if FileManager.default.fileExists(atPath: settings.databasePath) {
             let database = try SpindleDatabase(path: settings.databasePath)
-            if let stored = try database.writer.read({ db in try AnalysisQueries.frames(db, rootPath: root.path, path: relative) }) {
-                return VisualFrames(fps: stored.fps, bands: stored.bands, data: [UInt8](stored.data))
+            for relative in candidates {
+                if let stored = try database.writer.read({ db in try AnalysisQueries.frames(db, rootPath: root.path, path: relative) }) {
+                    return VisualFrames(fps: stored.fps, bands: stored.bands, data: [UInt8](stored.data))
+                }
             }
         }
-        let confined: ConfinedFile
-        do { confined = try ConfinedFile(root: root, relative: relative) } catch let error as ConfinementError {
-            throw PipelineError("\(file): \(error.reason)")
+        // Not stored: the first candidate that is a file of the library, else the reason the first is not.
+        var confined: ConfinedFile?
+        var refusal: ConfinementError?
+        for relative in candidates where confined == nil {
+            do { confined = try ConfinedFile(root: root, relative: relative) } catch let error as ConfinementError {
+                if relative == first { refusal = error }
+            }
         }
+        guard let confined else { throw PipelineError("\(file): \(refusal?.reason ?? "no such file")") }
         return try withExtendedLifetime(confined) { try compute(path: confined.path, display: file, settings: settings) }
     }
 
