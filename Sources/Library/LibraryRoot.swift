@@ -28,12 +28,13 @@ public struct LibraryRoot: Sendable, Equatable {
     /// root ("" is the root itself): the path taken relative to the root, "." and empty components dropped
     /// (`./Aya`, `Aya//Album`); then the path taken relative to the current folder (or absolute), when that
     /// lies inside the root as written or with symlinks resolved (`cd ~/Music && spindle analyze .` where
-    /// `~/Music` links to the root). Never a path with "..", never one outside the root.
+    /// `~/Music` links to the root). Never a path with "..", never one outside the root. The root itself is
+    /// named only that second way: a `.` typed outside the library is not the whole library.
     public func candidates(forTyped input: String) -> [String] {
         var found: [String] = []
         func add(_ candidate: String) { if !found.contains(candidate) { found.append(candidate) } }
         let components = input.split(separator: "/").filter { $0 != "." }.map(String.init)
-        if !input.hasPrefix("/"), !components.contains("..") { add(components.joined(separator: "/")) }
+        if !input.hasPrefix("/"), !components.isEmpty, !components.contains("..") { add(components.joined(separator: "/")) }
         let absolute = input.hasPrefix("/") ? input : FileManager.default.currentDirectoryPath + "/" + input
         var forms = [URL(fileURLWithPath: absolute).standardizedFileURL.path]
         if let resolved = realpath(absolute, nil) {

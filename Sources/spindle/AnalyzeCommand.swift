@@ -20,7 +20,7 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only shard K of N (K from 1): files are split by a hash of their path; merge the shard databases with `spindle merge`.",
                                valueName: "K/N"))
     var shard: String?
-    @Argument(help: "Only these files (relative to the library root, or absolute inside it).") var paths: [String] = []
+    @Argument(help: "Only these files or folders (relative to the library root, to the current folder inside it, or absolute inside it).") var paths: [String] = []
 
     func run() throws {
         try runCommand {

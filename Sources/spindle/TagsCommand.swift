@@ -8,8 +8,9 @@ struct TagsCommand: ParsableCommand {
         discussion: """
             Keys are TagLib property names (TITLE, ARTIST, ALBUMARTIST, GENRE, DATE, TRACKNUMBER, BPM, \
             REPLAYGAIN_TRACK_GAIN, ...), written to each format's native frames. Paths are relative to the \
-            library root, absolute inside it, or anything `spindle resolve` accepts; nothing outside the root \
-            is touched. Every batch journals the old values first and can be undone once; each file is \
+            library root, to the current folder inside it, or absolute inside it (a folder names every file \
+            under it), or anything `spindle resolve` accepts (writes only its exact answers); nothing outside \
+            the root is touched. Every batch journals the old values first and can be undone once; each file is \
             written beside itself and renamed over the original only when complete and read back.
             """,
         subcommands: [Show.self, Set.self, Apply.self, Fix.self, WriteAnalysis.self, Undo.self])

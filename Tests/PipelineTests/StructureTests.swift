@@ -199,8 +199,7 @@ final class StructureTests: LibraryTestCase {
         }
         /// `spindle ARGUMENTS...` run from `folder`.
         func from(_ folder: String, _ arguments: [String]) throws -> CLI.Result {
-            try CLI.run(["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", folder, CLI.executable, "--db", db, "--library", library]
-                        + arguments, shell: true)
+            try CLI.run(["--db", db, "--library", library] + arguments, folder: folder)
         }
         XCTAssertEqual(try analysed(spindle(["analyze", "--json", "./Artist//Album/"])), 2)
         XCTAssertEqual(try analysed(from(library + "/Other", ["analyze", "--json", "."])), 1)

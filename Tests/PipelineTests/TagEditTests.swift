@@ -122,6 +122,33 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(try Mutagen.dump(library + "/a.flac").tags["mykey"], ["1"])
     }
 
+    /// A folder stands for its files, and a path typed from a folder inside the library is that file's own
+    /// path: `tags set "Album"` and `cd Album && spindle tags set a.flac` had been refused ("no file at this
+    /// path ... found by file name lookup"), and `tags show Album` showed one file guessed by its words.
+    func testAFolderOrAPathTypedInsideTheLibraryNamesItsFiles() throws {
+        _ = try makeFiles()
+        try FileManager.default.createDirectory(atPath: library + "/Album", withIntermediateDirectories: true)
+        for name in ["a.flac", "d.ogg"] { try FileManager.default.moveItem(atPath: library + "/" + name, toPath: library + "/Album/" + name) }
+        func spindle(_ arguments: [String], from folder: String? = nil) throws -> CLI.Result {
+            try CLI.run(["--db", db, "--library", library] + arguments, folder: folder)
+        }
+        let folder = try spindle(["tags", "set", "Album", "--set", "GENRE=Jazz"])
+        XCTAssertEqual(folder.status, 0, folder.stdout + folder.stderr)
+        XCTAssertEqual(try Mutagen.dump(library + "/Album/a.flac").tags["genre"], ["Jazz"])
+        XCTAssertEqual(try Mutagen.dump(library + "/Album/d.ogg").tags["genre"], ["Jazz"])
+        XCTAssertEqual(try Mutagen.dump(library + "/e.opus").tags["genre"], ["Rock"])
+        let here = try spindle(["tags", "set", "a.flac", "--set", "TITLE=Here"], from: library + "/Album")
+        XCTAssertEqual(here.status, 0, here.stdout + here.stderr)
+        XCTAssertEqual(try Mutagen.dump(library + "/Album/a.flac").tags["title"], ["Here"])
+        let show = try spindle(["tags", "show", "--json", "Album"])
+        XCTAssertEqual(show.status, 0, show.stderr)
+        XCTAssertEqual(show.stdout.split(separator: "\n").count, 2, show.stdout)
+        // A "." typed outside the library is not the whole library.
+        let dot = try spindle(["tags", "set", ".", "--set", "GENRE=Pop"], from: dir)
+        XCTAssertEqual(dot.status, 3, dot.stdout)
+        XCTAssertEqual(try Mutagen.dump(library + "/e.opus").tags["genre"], ["Rock"])
+    }
+
     func testUndoDoesNotClobberAFileChangedSince() throws {
         _ = try makeFiles()
         XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "set", "a.flac", "d.ogg", "--set", "TITLE=One"]).status, 0)

@@ -47,8 +47,11 @@ public enum CLI {
 
     @discardableResult
     /// `shell`: the arguments go to bash instead (`-c SCRIPT spindle ARGS...`), to set limits before exec.
-    public static func run(_ arguments: [String], environment: [String: String] = [:], shell: Bool = false) throws -> Result {
+    /// `folder`: the current folder it runs in (relative paths are typed from there).
+    public static func run(_ arguments: [String], environment: [String: String] = [:], shell: Bool = false,
+                           folder: String? = nil) throws -> Result {
         let process = process(arguments, environment: environment, shell: shell)
+        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

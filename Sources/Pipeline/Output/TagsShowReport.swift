@@ -14,7 +14,7 @@ public struct TagsShowReport: Sendable {
     public static func show(_ inputs: [String], settings: Settings, json: Bool) throws -> [TagsShowReport] {
         let (database, root) = try LibraryJobs.open(settings)
         let resolver = try PathResolver(database: database, root: root)
-        return try inputs.map { input in
+        return try TypedPaths.expanded(inputs, root: root, database: database).map { input in
             var report = TagsShowReport()
             let r = try resolver.resolve(input)
             guard let path = r.resolved else {

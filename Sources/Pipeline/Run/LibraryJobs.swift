@@ -77,7 +77,7 @@ public enum LibraryJobs {
                 try checkpoint()
             }
             if request.stages.contains(.analyze) {
-                let selected = try request.paths.map { try select($0, root: root, rootId: rootId, database: database) }
+                let selected = try request.paths.map { try select($0, root: root, database: database) }
                 outcome.analysis = try AnalyzeStage.run(context, only: selected)
                 try checkpoint()
             }
@@ -143,27 +143,15 @@ public enum LibraryJobs {
         }
     }
 
-    /// The library files that `analyze PATH...` names (`LibraryRoot.candidates(forTyped:)`, the first that
-    /// names any file); a folder names every file under it. A path that names nothing is an error that says
-    /// what was tried.
-    static func select(_ inputs: [String], root: LibraryRoot, rootId: Int64, database: SpindleDatabase) throws -> [String] {
-        var selected: [String] = []
-        for input in inputs {
+    /// The library files that `analyze PATH...` names (`TypedPaths`); a path that names nothing is an error
+    /// that says what was tried.
+    static func select(_ inputs: [String], root: LibraryRoot, database: SpindleDatabase) throws -> [String] {
+        try inputs.flatMap { input -> [String] in
+            if let found = try TypedPaths.files(input, root: root, database: database) { return found }
             let candidates = root.candidates(forTyped: input)
-            var found: [String] = []
-            for candidate in candidates where found.isEmpty {
-                found = try database.writer.read { db in
-                    candidate.isEmpty ? try FileQueries.presentPaths(db, rootPath: root.path)
-                        : try FileQueries.presentPaths(db, rootId: rootId, at: candidate)
-                }
-            }
-            guard !found.isEmpty else {
-                let attempts = candidates.isEmpty ? "it is outside the library root \(root.path)"
-                    : "tried \(candidates.map { root.absolute($0) }.joined(separator: ", "))"
-                throw ConfigurationError("\(input) matches no file of the library (\(attempts))")
-            }
-            selected += found
+            let attempts = candidates.isEmpty ? "it is outside the library root \(root.path)"
+                : "tried \(candidates.map { root.absolute($0) }.joined(separator: ", "))"
+            throw ConfigurationError("\(input) matches no file of the library (\(attempts))")
         }
-        return selected
     }
 }

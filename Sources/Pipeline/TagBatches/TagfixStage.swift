@@ -18,7 +18,11 @@ extension LibraryJobs {
         // Fixers and analysis tags without paths sweep the library: a file they cannot tag is passed over.
         var wholeLibrary = false
         switch request.source {
-        case .edits(let e): edits = e
+        case .edits(let e):
+            // A folder typed on the command line edits every file under it.
+            edits = try e.flatMap { input, edit in
+                (try TypedPaths.files(input, root: root, database: database) ?? [input]).map { ($0, edit) }
+            }
         case .file(let path): edits = try TagEditSources.file(path)
         case .fixers(let fixers, let paths):
             wholeLibrary = paths?.isEmpty ?? true
@@ -64,7 +68,7 @@ extension LibraryJobs {
         guard let paths, !paths.isEmpty else {
             return try database.writer.read { db in try FileQueries.presentPaths(db, rootPath: root.path) }
         }
-        return try paths.map { input in
+        return try TypedPaths.expanded(paths, root: root, database: database).map { input in
             // These files are written: only the path itself (strategies 1–2) may name one.
             let r = try resolver.resolve(input)
             guard let resolved = r.resolved, r.writeRefusal == nil else {

@@ -1,0 +1,29 @@
+import Foundation
+import Library
+import Store
+
+/// Paths typed on the command line, read as a shell hands them over before any resolver guesses: relative to
+/// the library root, then to the current folder, or absolute inside the root (`LibraryRoot.candidates`). A
+/// folder stands for every file of the index under it, so `tags set "Artist/Album" --set GENRE=Jazz` and
+/// `cd Album && spindle tags set *.flac ...` name the album's files by their own paths.
+enum TypedPaths {
+    /// The index's present files that `input` names as typed (a folder: every file under it), from the first
+    /// candidate that names any; nil when none does.
+    static func files(_ input: String, root: LibraryRoot, database: SpindleDatabase) throws -> [String]? {
+        try database.writer.read { db -> [String]? in
+            guard let rootId = try FileQueries.rootId(db, path: root.path) else { return nil }
+            for candidate in root.candidates(forTyped: input) {
+                let found = candidate.isEmpty ? try FileQueries.presentPaths(db, rootPath: root.path)
+                    : try FileQueries.presentPaths(db, rootId: rootId, at: candidate)
+                if !found.isEmpty { return found }
+            }
+            return nil
+        }
+    }
+
+    /// Each input as the files it names as typed, or as itself where it names none (for the resolver's
+    /// strategies: a server's path, a tag-built path, a file name).
+    static func expanded(_ inputs: [String], root: LibraryRoot, database: SpindleDatabase) throws -> [String] {
+        try inputs.flatMap { try files($0, root: root, database: database) ?? [$0] }
+    }
+}
