@@ -36,7 +36,9 @@ public enum AudioDecoders {
             throw DecodeError(.unreadable, path: path, reason: "cannot stat (\(String(cString: strerror(errno))))")
         }
         guard (st.st_mode & S_IFMT) == S_IFREG else {
-            throw DecodeError(.notAudio, path: path, reason: "not a regular file")
+            // A folder reaches here only when nothing under it is an audio file (inspect expands the others).
+            let reason = (st.st_mode & S_IFMT) == S_IFDIR ? "a folder with no audio files under it" : "not a regular file"
+            throw DecodeError(.notAudio, path: path, reason: reason)
         }
         let container = try ContainerSniffer.sniff(path: path)
         let decoder: any AudioDecoder

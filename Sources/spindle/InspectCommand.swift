@@ -16,7 +16,7 @@ struct InspectCommand: ParsableCommand {
     @Option(help: "Files analysed in parallel (default: number of cores).") var jobs: Int?
     @Option(help: ArgumentHelp(Settings.onlyHelp, valueName: "list"))
     var only: String?
-    @Argument(help: "Audio files.") var files: [String]
+    @Argument(help: "Audio files, or folders (every audio file under them, as a scan finds them).") var files: [String]
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one file") }

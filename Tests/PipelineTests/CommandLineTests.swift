@@ -72,6 +72,21 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(text.stdout.contains(String(format: "or %.2f BPM at another metrical level", alternative)), text.stdout)
     }
 
+    /// `spindle inspect ~/Music/Album`: a folder stands for the audio files under it, in path order, as a scan
+    /// finds them (not the cover, not hidden files); a folder without audio is a line with that reason. A
+    /// folder had been one line, "not a regular file".
+    func testInspectOfAFolderAnalysesTheAudioUnderIt() throws {
+        FileManager.default.createFile(atPath: library + "/A/cover.jpg", contents: Data("jpeg".utf8))
+        try FileManager.default.createDirectory(atPath: dir + "/empty", withIntermediateDirectories: true)
+        let r = try CLI.run(["inspect", "--json", library + "/A/", dir + "/empty"])
+        XCTAssertEqual(r.status, 3, r.stderr)
+        let objects = try r.stdout.split(separator: "\n").map { try json(String($0)) }
+        XCTAssertEqual(objects.compactMap { $0["path"] as? String },
+                       ["one.flac", "three.ogg", "two.mp3"].map { library + "/A/" + $0 } + [dir + "/empty"])
+        XCTAssertEqual(objects.prefix(3).compactMap { $0["status"] as? String }, ["ok", "ok", "ok"])
+        XCTAssertEqual(objects.last?["error"] as? String, "a folder with no audio files under it")
+    }
+
     /// `spindle inspect … | head -1`: once the reader is gone, inspect ends as `cat` does there, by SIGPIPE
     /// and silently. It had died on a trap (SIGILL, exit 132) with a crash report on standard error.
     func testInspectIntoAClosedPipeEndsBySIGPIPEQuietly() throws {

@@ -55,19 +55,11 @@ public struct BenchmarkReport: Sendable {
     /// The audio files under `targets` (folders are walked as a library is, removing nothing; files are
     /// taken as given).
     public static func files(in targets: [String]) throws -> [String] {
-        var files: [String] = []
-        for target in targets {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) else {
-                throw ConfigurationError("\(target) does not exist")
-            }
-            if isDirectory.boolValue {
-                let root = try LibraryRoot(path: target)
-                LibraryWalker(root: root.path).walk(file: { files.append(root.absolute($0.relativePath)) }, skipped: { _ in })
-            } else {
-                files.append(target)
-            }
+        for target in targets where !FileManager.default.fileExists(atPath: target) {
+            throw ConfigurationError("\(target) does not exist")
         }
+        let files = try FileJobs.expandingFolders(targets)
+        if let folder = files.first(where: FileJobs.isFolder) { throw ConfigurationError("no audio files found under \(folder)") }
         guard !files.isEmpty else { throw ConfigurationError("no audio files found") }
         return files
     }

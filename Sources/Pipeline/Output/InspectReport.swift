@@ -51,12 +51,12 @@ public enum InspectReport {
         return .object(Array(zip(keys, values)))
     }
 
-    /// Decodes and analyses `files` in worker processes (a file that crashes a decoder costs that file only);
-    /// one outcome per file, in the order given, each also handed to `each` as soon as it and every earlier
-    /// one are in (see `FileJobs.run`).
+    /// Decodes and analyses `files` in worker processes (a file that crashes a decoder costs that file only),
+    /// a folder standing for the audio files under it; one outcome per file, in the order given, each also
+    /// handed to `each` as soon as it and every earlier one are in (see `FileJobs.run`).
     public static func inspect(_ files: [String], settings: Settings,
                                each: (FileAnalysisOutcome) throws -> Void = { _ in }) throws -> [FileAnalysisOutcome] {
-        try FileJobs.run(files, kind: .analyze, settings: settings, each: each)
+        try FileJobs.run(try FileJobs.expandingFolders(files), kind: .analyze, settings: settings, each: each)
     }
 
     /// The outcome for a person: one line per analyzer that ran.

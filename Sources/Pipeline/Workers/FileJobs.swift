@@ -1,5 +1,6 @@
 import Analysis
 import Foundation
+import Library
 
 /// Files decoded (and analysed) in worker processes, outside any run: `inspect` and `bench` use the same
 /// pool, queues and crash isolation as `analyze`, so a file that crashes a C library costs that file only,
@@ -35,5 +36,27 @@ enum FileJobs {
             }
         }
         return outcomes.enumerated().map { i, outcome in outcome ?? FileAnalysisOutcome(path: files[i]) }
+    }
+
+    /// Files named on the command line, each folder replaced by the audio files a library scan would find
+    /// under it (hidden entries and Spindle's own temporaries passed over), in path order and named from the
+    /// folder as typed; anything else as it came (a missing file is that file's error, not the command's,
+    /// and so is a folder without audio).
+    static func expandingFolders(_ targets: [String]) throws -> [String] {
+        try targets.flatMap { target -> [String] in
+            guard isFolder(target) else { return [target] }
+            let folder = try LibraryRoot(path: target)
+            var found: [String] = []
+            LibraryWalker(root: folder.path).walk(file: { found.append($0.relativePath) }, skipped: { _ in })
+            // A folder without audio stays itself: its error line says so.
+            guard !found.isEmpty else { return [target] }
+            let prefix = target.hasSuffix("/") ? target : target + "/"
+            return found.sorted().map { prefix + $0 }
+        }
+    }
+
+    static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 }
