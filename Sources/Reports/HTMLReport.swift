@@ -55,11 +55,13 @@ enum HTMLReport {
             html += "<h2 id=\"g\(i)\">\(escape(g.name)) <span class=\"kind \(g.kind.rawValue)\">\(g.kind.rawValue)</span></h2>\n"
             html += "<p class=\"meta\">\(g.members.count) tracks, confidence \(String(format: "%.2f", g.confidence)) · \(escape(g.description))</p>\n"
             html += "<table><tr><th>track</th><th>score</th><th>why</th></tr>\n"
-            for m in g.members {
+            let shown = ReportData.shownMembers(g)
+            for m in shown.members {
                 html += "<tr><td>\(escape(m.path))</td><td class=\"num\">\(String(format: "%.2f", m.score))</td>"
                 html += "<td class=\"why\">\(escape(m.explanation))</td></tr>\n"
             }
             html += "</table>\n"
+            if shown.omitted > 0 { html += "<p class=\"meta\">\(escape(ReportData.omittedNote(shown.omitted)))</p>\n" }
         }
         return html + "</body></html>\n"
     }

@@ -12,9 +12,11 @@ enum MarkdownReport {
         for g in data.genres {
             out += "\n## \(cell(g.name))\n\n\(g.kind.rawValue), confidence \(String(format: "%.2f", g.confidence)): \(cell(g.description))\n\n"
             out += "| track | score | why |\n|---|---:|---|\n"
-            for m in g.members {
+            let shown = ReportData.shownMembers(g)
+            for m in shown.members {
                 out += "| \(cell(m.path)) | \(String(format: "%.2f", m.score)) | \(cell(m.explanation)) |\n"
             }
+            if shown.omitted > 0 { out += "\n\(ReportData.omittedNote(shown.omitted))\n" }
         }
         return out
     }

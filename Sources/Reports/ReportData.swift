@@ -65,6 +65,26 @@ public struct ReportData: Sendable {
         for y in tracks.compactMap(\.year) where y >= 1900 { counts[y / 10 * 10, default: 0] += 1 }
         return counts.keys.sorted().map { ("\($0)s", counts[$0]!) }
     }
+
+    /// Members listed per genre in the HTML and Markdown reports. A library of 20,000 tracks made a 5.3 MB
+    /// page listing every membership; the readable reports show the best-fitting members and say where the
+    /// rest are (CSV and JSON list them all).
+    public static let readableMembers = 200
+
+    /// The members a readable report lists for `genre` (the `readableMembers` highest scores, in path
+    /// order), and how many it leaves out.
+    static func shownMembers(_ genre: CompositeGenre) -> (members: [Membership], omitted: Int) {
+        guard genre.members.count > readableMembers else { return (genre.members, 0) }
+        let best = genre.members.enumerated()
+            .sorted { $0.element.score != $1.element.score ? $0.element.score > $1.element.score : $0.offset < $1.offset }
+            .prefix(readableMembers).sorted { $0.offset < $1.offset }.map(\.element)
+        return (best, genre.members.count - readableMembers)
+    }
+
+    /// The line under a shortened member list.
+    static func omittedNote(_ omitted: Int) -> String {
+        "… and \(omitted) more with lower scores: spindle genres report --format csv (or json) lists every member."
+    }
 }
 
 public enum ReportFormat: String, CaseIterable, Sendable {
