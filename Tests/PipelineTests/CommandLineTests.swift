@@ -137,6 +137,19 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(array.joined().allSatisfy { $0 >= 0 && $0 <= 1 })
     }
 
+    /// A mistyped --db: commands that read what a scan stored say there is no database (exit 2) and create
+    /// none. `genres build` and `playlists write` had created an empty one and reported "0 composite
+    /// genres" / "0 written" with exit 0; `resolve`, `similar` and `tags show` left an empty file behind.
+    func testCommandsThatReadTheIndexRefuseAMissingDatabase() throws {
+        let missing = dir + "/typo.db"
+        for command in [["genres", "build"], ["playlists", "write"], ["resolve", "x"], ["similar", "x"], ["tags", "show", "x"]] {
+            let r = try CLI.run(["--db", missing, "--library", library] + command)
+            XCTAssertEqual(r.status, 2, "\(command): \(r.stdout)")
+            XCTAssertTrue(r.stderr.contains("no database at \(missing)"), "\(command): \(r.stderr)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: missing), "\(command)")
+        }
+    }
+
     func testEnvironmentVariablesNameTheDatabaseAndLibrary() throws {
         let db = dir + "/env.db"
         let r = try CLI.run(["scan"], environment: ["SPINDLE_DB": db, "MUSIC_DIR": library])

@@ -13,10 +13,7 @@ public struct StatusReport: Sendable {
 
     /// The status of the settings' database; a missing database is a usage error, not a new file.
     public static func load(settings: Settings, runLimit: Int = 10) throws -> StatusReport {
-        guard FileManager.default.fileExists(atPath: settings.databasePath) else {
-            throw ConfigurationError("no database at \(settings.databasePath): run `spindle scan` first")
-        }
-        return try load(database: try SpindleDatabase(path: settings.databasePath), runLimit: runLimit)
+        try load(database: try SpindleDatabase(path: try LibraryJobs.existingDatabase(settings)), runLimit: runLimit)
     }
 
     public static func load(database: SpindleDatabase, runLimit: Int = 10) throws -> StatusReport {

@@ -11,8 +11,17 @@ import Tagging
 /// what the killed one started.
 public enum LibraryJobs {
     public static func open(_ settings: Settings) throws -> (SpindleDatabase, LibraryRoot) {
-        let database = try SpindleDatabase(path: settings.databasePath)
+        let database = try SpindleDatabase(path: try existingDatabase(settings))
         return (database, try LibraryRoot(path: try libraryPath(settings, database: database)))
+    }
+
+    /// The settings' database path when a database is there. Commands that only read what a scan stored say
+    /// so instead of creating an empty database (a mistyped --db had built "0 composite genres", exit 0).
+    static func existingDatabase(_ settings: Settings) throws -> String {
+        guard FileManager.default.fileExists(atPath: settings.databasePath) else {
+            throw ConfigurationError("no database at \(settings.databasePath): run `spindle scan` first")
+        }
+        return settings.databasePath
     }
 
     /// The library named by the settings; without one, the only library an existing database knows (so
@@ -27,6 +36,7 @@ public enum LibraryJobs {
 
     public static func run(settings: Settings, request: RunRequest, verbosity: Verbosity) throws -> Outcome {
         let started = monotonicSeconds()
+        if !request.stages.contains(where: \.fillsTheIndex) { _ = try existingDatabase(settings) }
         let existing = FileManager.default.fileExists(atPath: settings.databasePath)
             ? try SpindleDatabase(path: settings.databasePath) : nil
         let root = try LibraryRoot(path: try libraryPath(settings, database: existing))
