@@ -18,7 +18,7 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Print a JSON summary.") var json = false
     @Option(help: ArgumentHelp("Only shard K of N (K from 1); genres and reports wait for `spindle merge`.", valueName: "K/N"))
     var shard: String?
-    @Argument(help: "The pipeline file (TOML).") var pipeline: String
+    @Argument(help: "The pipeline file (TOML), or the name of one that comes with Spindle (nightly, reanalyze, tagfix, genre-report).") var pipeline: String
 
     func run() throws {
         try runCommand {

@@ -150,6 +150,20 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    /// `spindle run nightly`, as `run --help` names the pipelines, runs the one that comes with Spindle; it
+    /// had said "cannot read pipeline file nightly" unless given the file's path.
+    func testPipelinesThatComeWithSpindleRunByName() throws {
+        let db = dir + "/spindle.db"
+        let r = try CLI.run(["--db", db, "--library", library, "run", "nightly", "--json"], folder: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let outcome = try json(r.stdout)
+        XCTAssertEqual((outcome["analyze"] as? [String: Any])?["analysed"] as? Int, 3, r.stdout)
+        XCTAssertNotNil(outcome["genres"], r.stdout)
+        let unknown = try CLI.run(["--db", db, "--library", library, "run", "weekly"], folder: dir)
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.stderr.contains("no pipeline file weekly"), unknown.stderr)
+    }
+
     func testEnvironmentVariablesNameTheDatabaseAndLibrary() throws {
         let db = dir + "/env.db"
         let r = try CLI.run(["scan"], environment: ["SPINDLE_DB": db, "MUSIC_DIR": library])

@@ -51,9 +51,14 @@ public struct PipelineFile: Sendable {
         }
     }
 
-    public static func load(path: String) throws -> PipelineFile {
+    /// Reads the pipeline file at `path`, or, when nothing is there and `path` has no folder, the pipeline of
+    /// that name that comes with Spindle (`spindle run nightly`, as `run --help` lists them).
+    public static func load(path given: String) throws -> PipelineFile {
+        let exists = FileManager.default.fileExists(atPath: given)
+        let path = exists ? given : (DataFiles.pipeline(named: given) ?? given)
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ConfigurationError("cannot read pipeline file \(path)")
+            throw ConfigurationError(exists ? "cannot read pipeline file \(path)"
+                : "no pipeline file \(given) (neither a file here nor one of Spindle's: nightly, reanalyze, tagfix, genre-report)")
         }
         try TOMLSchema.pipeline.check(text: text, file: "pipeline file \(path)")
         let document: Document
