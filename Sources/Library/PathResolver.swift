@@ -150,12 +150,16 @@ public final class PathResolver: Sendable {
             try FileQueries.presentPaths(db, rootId: rootId, sharing: words, atLeast: (words.count + 1) / 2)
         }
         let wanted = Set(words)
+        // A track is named by its own name: a path that shares only the asked folders' words (artist, album) is
+        // a sibling of the asked track, whose tempo and silences would be given for it. So a candidate must
+        // share a word of the asked file name (its track number counts), where the name has any.
+        let asked = PathWords.nameWords(components.last!)
         // Ranked by the share of the asked words a path holds, then the share of its words that were asked: a
         // sibling in a folder named like the song ("Neon Skyline/02 Laser Rain") holds every asked word too.
         // Both are ratios of small counts, so equal ratios are equal Doubles and ties compare exactly.
         var best: [String] = []
         var bestRank = (score: 0.0, precision: 0.0)
-        for path in candidates {
+        for path in candidates where asked.isEmpty || !asked.isDisjoint(with: PathWords.nameWords(path)) {
             let have = Set(PathWords.words(path))
             let shared = Double(wanted.intersection(have).count)
             let rank = (score: shared / Double(wanted.count), precision: shared / Double(max(1, have.count)))

@@ -25,15 +25,26 @@ public enum PathWords {
         var out: [String] = []
         var seen = Set<String>()
         for text in components + [name] {
-            // Composed first: decomposed Hangul (a Mac's file names) is jamo, which no folding joins into syllables.
-            let folded = text.precomposedStringWithCanonicalMapping
-                .folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-            for token in folded.split(whereSeparator: { !($0.isLetter || $0.isNumber) }) {
-                let word = String(token)
-                if seen.insert(word).inserted { out.append(word) }
-            }
+            for word in tokens(text) where seen.insert(word).inserted { out.append(word) }
         }
         return out
+    }
+
+    /// The words of a file's own name (the last component, without its extension), its leading track number
+    /// included: what tells one track of a folder from its siblings.
+    public static func nameWords(_ path: String) -> Set<String> {
+        var name = String(path.split(separator: "/").last ?? "")
+        if let dot = name.lastIndex(of: "."), name.distance(from: dot, to: name.endIndex) <= 6 {
+            name = String(name[..<dot])
+        }
+        return Set(tokens(name))
+    }
+
+    private static func tokens(_ text: String) -> [String] {
+        // Composed first: decomposed Hangul (a Mac's file names) is jamo, which no folding joins into syllables.
+        let folded = text.precomposedStringWithCanonicalMapping
+            .folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        return folded.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
     }
 
     /// `spindle_path_words(path)`: the words of a path joined by spaces, as the fuzzy index stores them.

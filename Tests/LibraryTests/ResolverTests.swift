@@ -178,6 +178,20 @@ final class ResolverTests: XCTestCase {
         try assertResolves("Midnight Arcade/Neon Skyline/01 Neon Skyline.mp3", to: "Midnight Arcade/Neon Skyline/01 Neon Skyline.flac", by: 4)
     }
 
+    // A song the library does not hold, asked in the folder of an album it does: the fuzzy words had found
+    // the album's only other track (6 of 8 words: the artist and album), so a player got Halo's tempo and
+    // silences for Single Ladies. A candidate now shares a word of the asked file name (the track number
+    // counts, as in a server's tag-built "NN - Title" path).
+    func testFuzzyWordsNeedAWordOfTheFileName() throws {
+        let other = try resolver.resolve("Beyoncé/I Am... Sasha Fierce (2008)/Single Ladies.flac")
+        XCTAssertNil(other.resolved, "\(other)")
+        XCTAssertTrue(other.ambiguous.isEmpty)
+        try assertResolves("Beyoncé/I Am... Sasha Fierce (2008)/03 - Halo (Album Version).m4a",
+                           to: "Beyoncé/I Am... Sasha Fierce (2008)/03 - Halo.flac", by: 4)
+        try assertResolves("Beyoncé/I Am... Sasha Fierce (2008)/03 - Untitled.m4a",
+                           to: "Beyoncé/I Am... Sasha Fierce (2008)/03 - Halo.flac", by: 4)
+    }
+
     func testPathWords() {
         XCTAssertEqual(PathWords.words("Beyoncé/03 - Halo.FLAC"), ["beyonce", "halo"])
         XCTAssertEqual(PathWords.words("2Pac/1996 All Eyez on Me/1-03 Ambitionz.mp3"), ["2pac", "1996", "all", "eyez", "on", "me", "ambitionz"])
