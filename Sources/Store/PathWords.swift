@@ -31,13 +31,17 @@ public enum PathWords {
     }
 
     /// The words of a file's own name (the last component, without its extension), its leading track number
-    /// included: what tells one track of a folder from its siblings.
+    /// included: what tells one track of a folder from its siblings. Numbers lose their leading zeros, so a
+    /// server's "3 - Title" meets a file's "03 Title".
     public static func nameWords(_ path: String) -> Set<String> {
         var name = String(path.split(separator: "/").last ?? "")
         if let dot = name.lastIndex(of: "."), name.distance(from: dot, to: name.endIndex) <= 6 {
             name = String(name[..<dot])
         }
-        return Set(tokens(name))
+        return Set(tokens(name).map { word in
+            let digits = word.drop { $0 == "0" }
+            return !word.isEmpty && word.allSatisfy(\.isASCII) && word.allSatisfy(\.isNumber) ? (digits.isEmpty ? "0" : String(digits)) : word
+        })
     }
 
     private static func tokens(_ text: String) -> [String] {

@@ -188,7 +188,7 @@ final class ResolverTests: XCTestCase {
         XCTAssertTrue(other.ambiguous.isEmpty)
         try assertResolves("Beyoncé/I Am... Sasha Fierce (2008)/03 - Halo (Album Version).m4a",
                            to: "Beyoncé/I Am... Sasha Fierce (2008)/03 - Halo.flac", by: 4)
-        try assertResolves("Beyoncé/I Am... Sasha Fierce (2008)/03 - Untitled.m4a",
+        try assertResolves("Beyoncé/I Am... Sasha Fierce (2008)/3 - Untitled.m4a",
                            to: "Beyoncé/I Am... Sasha Fierce (2008)/03 - Halo.flac", by: 4)
     }
 
