@@ -168,6 +168,26 @@ final class HostileInputTests: LibraryTestCase {
         }
     }
 
+    /// `library = "~/Music"` in a config file, or `Environment=MUSIC_DIR=~/Music` in a systemd unit: no shell
+    /// expands the tilde there, and the library had been "not usable: No such file or directory".
+    func testATildeInConfigAndEnvironmentPathsIsTheHomeFolder() throws {
+        try "library = \"~/music\"\ndatabase = \"~/from-config.db\"\n".write(toFile: dir + "/config.toml", atomically: true, encoding: .utf8)
+        let home = ["HOME": dir]
+        let fromFile = try Settings.resolve(.init(config: "~/config.toml"), environment: home)
+        XCTAssertEqual(fromFile.libraryPath, library)
+        XCTAssertEqual(fromFile.databasePath, dir + "/from-config.db")
+        let fromEnvironment = try Settings.resolve(.init(), environment: home.merging(["MUSIC_DIR": "~/music", "SPINDLE_DB": "~"]) { $1 })
+        XCTAssertEqual(fromEnvironment.libraryPath, library)
+        XCTAssertEqual(fromEnvironment.databasePath, dir)
+        // Only a leading "~" or "~/" is the home folder.
+        let literal = try Settings.resolve(.init(database: "a~/b.db", library: "~music"), environment: home)
+        XCTAssertEqual(literal.libraryPath, "~music")
+        XCTAssertEqual(literal.databasePath, "a~/b.db")
+        let r = try CLI.run(["scan"], environment: ["HOME": dir, "MUSIC_DIR": "~/music", "SPINDLE_DB": "~/spindle.db"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: db))
+    }
+
     func testFramesDoesNotDecodeASymlinksOutsideTarget() throws {
         try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: dir + "/outside.flac", format: .flac16)
         try FileManager.default.createSymbolicLink(atPath: library + "/link.flac", withDestinationPath: dir + "/outside.flac")

@@ -91,14 +91,14 @@ public struct PipelineFile: Sendable {
                 }
                 file.reportFormat = format
             }
-            file.reportOutput = r.output
+            file.reportOutput = r.output.map { Settings.expandingHome($0) }
         }
         if stages.contains(.tagfix) {
             guard let t = document.tagfix, t.edits != nil || !(t.fixers ?? []).isEmpty else {
                 throw ConfigurationError("pipeline \(path): the tagfix stage needs [tagfix] edits = FILE or fixers = [...]")
             }
             if let edits = t.edits {
-                file.tagfix = TagfixRequest(source: .file(edits), command: "run \(name)", dryRun: t.dry_run ?? false,
+                file.tagfix = TagfixRequest(source: .file(Settings.expandingHome(edits)), command: "run \(name)", dryRun: t.dry_run ?? false,
                                             allowCustom: t.allow_custom ?? false)
             } else {
                 let fixers = try (t.fixers ?? []).map { name -> TagFixer in
@@ -121,7 +121,7 @@ public struct PipelineFile: Sendable {
                 SecretFiles.warnIfReadableByOthers(path, holding: "a Subsonic token", warn: logLine)
                 credentials = .token(token: token, salt: salt)
             } else if let passwordFile = n.password_file {
-                credentials = .password(try SecretFiles.password(file: passwordFile, warn: logLine))
+                credentials = .password(try SecretFiles.password(file: Settings.expandingHome(passwordFile), warn: logLine))
             } else if let password = n.password {
                 SecretFiles.warnIfReadableByOthers(path, holding: "a password", warn: logLine)
                 credentials = .password(password)

@@ -145,11 +145,13 @@ public struct Settings: Sendable {
 
     public static func resolve(_ cli: Overrides,
                                environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Settings {
-        let configPath = cli.config ?? environment["SPINDLE_CONFIG"]
+        // Paths from TOML files and the environment reach no shell: "~/Music" there means the home folder.
+        func path(_ s: String?) -> String? { s.map { expandingHome($0, environment: environment) } }
+        let configPath = path(cli.config ?? environment["SPINDLE_CONFIG"])
         let configFile = try configPath.map(ConfigFile.load(path:))
         // A pipeline file's settings sit between the environment and the config file.
         let file = ConfigFile.layered(cli.pipeline, over: configFile)
-        func nonEmpty(_ s: String?) -> String? { (s?.isEmpty ?? true) ? nil : s }
+        func nonEmpty(_ s: String?) -> String? { (s?.isEmpty ?? true) ? nil : path(s) }
         let library = nonEmpty(cli.library) ?? nonEmpty(environment["MUSIC_DIR"]) ?? nonEmpty(file?.library)
         let database = nonEmpty(cli.database) ?? nonEmpty(environment["SPINDLE_DB"]) ?? nonEmpty(file?.database)
             ?? SpindleDatabase.defaultPath(environment: environment)
@@ -180,6 +182,13 @@ public struct Settings: Sendable {
             throw ConfigurationError("worker timeouts must be positive, with worker_timeout_max_s ≥ worker_timeout_base_s")
         }
         return settings
+    }
+
+    /// `path` with a leading `~` or `~/` made the home folder (HOME), as a shell would have done.
+    public static func expandingHome(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + path.dropFirst()
     }
 
     /// The `--only` help: every analyzer's name, from the registry.
