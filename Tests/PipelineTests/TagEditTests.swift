@@ -143,6 +143,12 @@ final class TagEditTests: XCTestCase {
         let show = try spindle(["tags", "show", "--json", "Album"])
         XCTAssertEqual(show.status, 0, show.stderr)
         XCTAssertEqual(show.stdout.split(separator: "\n").count, 2, show.stdout)
+        // A file copied in since the last scan, shown from its folder before any scan.
+        try FileManager.default.copyItem(atPath: library + "/e.opus", toPath: library + "/Album/new.opus")
+        let unscanned = try spindle(["tags", "show", "--json", "new.opus"], from: library + "/Album")
+        XCTAssertEqual(unscanned.status, 0, unscanned.stderr)
+        XCTAssertTrue(unscanned.stdout.contains("\"path\":\"Album/new.opus\""), unscanned.stdout)
+        XCTAssertEqual(unscanned.stderr, "")
         // A "." typed outside the library is not the whole library.
         let dot = try spindle(["tags", "set", ".", "--set", "GENRE=Pop"], from: dir)
         XCTAssertEqual(dot.status, 3, dot.stdout)

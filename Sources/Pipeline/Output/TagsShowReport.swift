@@ -16,7 +16,15 @@ public struct TagsShowReport: Sendable {
         let resolver = try PathResolver(database: database, root: root)
         return try TypedPaths.expanded(inputs, root: root, database: database).map { input in
             var report = TagsShowReport()
-            let r = try resolver.resolve(input)
+            var r = try resolver.resolve(input)
+            if !r.isExact {
+                // A file typed from the current folder that no scan has indexed yet (an album just copied in):
+                // its path from the root finds it on disk, which beats any guess from the index.
+                for candidate in root.candidates(forTyped: input) where !candidate.isEmpty && candidate != input {
+                    let direct = try resolver.resolve(candidate)
+                    if direct.isExact { r = direct; break }
+                }
+            }
             guard let path = r.resolved else {
                 report.notes.append(TerminalText.safe("\(input): \(r.writeRefusal ?? "not found in the library")"))
                 return report
