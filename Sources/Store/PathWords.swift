@@ -9,10 +9,8 @@ import GRDB
 public enum PathWords {
     public static func words(_ path: String) -> [String] {
         var components = path.split(separator: "/").map(String.init)
-        guard var name = components.popLast() else { return [] }
-        if let dot = name.lastIndex(of: "."), name.distance(from: dot, to: name.endIndex) <= 6 {
-            name = String(name[..<dot])
-        }
+        guard let last = components.popLast() else { return [] }
+        var name = stem(last)
         // A leading track number: digits, optionally disc-track ("1-03"), then a separator.
         let trimmed = name.drop { $0 == " " }
         let digits = trimmed.prefix { $0.isNumber || $0 == "-" }
@@ -34,14 +32,17 @@ public enum PathWords {
     /// included: what tells one track of a folder from its siblings. Numbers lose their leading zeros, so a
     /// server's "3 - Title" meets a file's "03 Title".
     public static func nameWords(_ path: String) -> Set<String> {
-        var name = String(path.split(separator: "/").last ?? "")
-        if let dot = name.lastIndex(of: "."), name.distance(from: dot, to: name.endIndex) <= 6 {
-            name = String(name[..<dot])
-        }
-        return Set(tokens(name).map { word in
+        Set(tokens(stem(String(path.split(separator: "/").last ?? ""))).map { word in
+            guard word.allSatisfy({ $0.isASCII && $0.isNumber }) else { return word }
             let digits = word.drop { $0 == "0" }
-            return !word.isEmpty && word.allSatisfy(\.isASCII) && word.allSatisfy(\.isNumber) ? (digits.isEmpty ? "0" : String(digits)) : word
+            return digits.isEmpty ? "0" : String(digits)
         })
+    }
+
+    /// A file name without its extension (a dot within the last 6 characters).
+    private static func stem(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), name.distance(from: dot, to: name.endIndex) <= 6 else { return name }
+        return String(name[..<dot])
     }
 
     private static func tokens(_ text: String) -> [String] {

@@ -59,7 +59,11 @@ public struct BenchmarkReport: Sendable {
             throw ConfigurationError("\(target) does not exist")
         }
         let files = try FileJobs.expandingFolders(targets)
-        if let folder = files.first(where: FileJobs.isFolder) { throw ConfigurationError("no audio files found under \(folder)") }
+        // A folder without audio comes back as itself.
+        let listed = Set(files)
+        if let folder = targets.first(where: { listed.contains($0) && FileJobs.isFolder($0) }) {
+            throw ConfigurationError("no audio files found under \(folder)")
+        }
         guard !files.isEmpty else { throw ConfigurationError("no audio files found") }
         return files
     }

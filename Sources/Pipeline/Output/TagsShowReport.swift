@@ -14,17 +14,9 @@ public struct TagsShowReport: Sendable {
     public static func show(_ inputs: [String], settings: Settings, json: Bool) throws -> [TagsShowReport] {
         let (database, root) = try LibraryJobs.open(settings)
         let resolver = try PathResolver(database: database, root: root)
-        return try TypedPaths.expanded(inputs, root: root, database: database).map { input in
+        return try TypedPaths.expanded(inputs, resolver: resolver, database: database).map { input in
             var report = TagsShowReport()
-            var r = try resolver.resolve(input)
-            if !r.isExact {
-                // A file typed from the current folder that no scan has indexed yet (an album just copied in):
-                // its path from the root finds it on disk, which beats any guess from the index.
-                for candidate in root.candidates(forTyped: input) where !candidate.isEmpty && candidate != input {
-                    let direct = try resolver.resolve(candidate)
-                    if direct.isExact { r = direct; break }
-                }
-            }
+            let r = try resolver.resolve(input)
             guard let path = r.resolved else {
                 report.notes.append(TerminalText.safe("\(input): \(r.writeRefusal ?? "not found in the library")"))
                 return report

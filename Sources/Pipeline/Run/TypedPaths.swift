@@ -21,9 +21,19 @@ enum TypedPaths {
         }
     }
 
-    /// Each input as the files it names as typed, or as itself where it names none (for the resolver's
-    /// strategies: a server's path, a tag-built path, a file name).
-    static func expanded(_ inputs: [String], root: LibraryRoot, database: SpindleDatabase) throws -> [String] {
-        try inputs.flatMap { try files($0, root: root, database: database) ?? [$0] }
+    /// Each input as the files it names as typed; else, for a file no scan has indexed yet (an album just
+    /// copied in, typed from its folder), the file the resolver finds on disk from a typed candidate (an exact
+    /// answer beats any guess from the index); else the input itself, for the resolver's strategies (a
+    /// server's path, a tag-built path, a file name).
+    static func expanded(_ inputs: [String], resolver: PathResolver, database: SpindleDatabase) throws -> [String] {
+        let root = resolver.root
+        return try inputs.flatMap { input -> [String] in
+            if let found = try files(input, root: root, database: database) { return found }
+            for candidate in root.candidates(forTyped: input) where !candidate.isEmpty && candidate != input {
+                let direct = try resolver.resolve(candidate)
+                if direct.isExact, let path = direct.resolved { return [path] }
+            }
+            return [input]
+        }
     }
 }

@@ -68,7 +68,7 @@ extension LibraryJobs {
         guard let paths, !paths.isEmpty else {
             return try database.writer.read { db in try FileQueries.presentPaths(db, rootPath: root.path) }
         }
-        return try TypedPaths.expanded(paths, root: root, database: database).map { input in
+        return try TypedPaths.expanded(paths, resolver: resolver, database: database).map { input in
             // These files are written: only the path itself (strategies 1–2) may name one.
             let r = try resolver.resolve(input)
             guard let resolved = r.resolved, r.writeRefusal == nil else {
