@@ -70,7 +70,13 @@ public final class PathResolver: Sendable {
     public static let maxInputBytes = 4096
     public static let maxComponents = 64
 
-    public func resolve(_ input: String) throws -> Resolution {
+    public func resolve(_ input: String) throws -> Resolution { try resolve(input, guessing: true) }
+
+    /// Strategies 1–2 only: the file at this path (or with leading components stripped), never a guess by
+    /// name or words.
+    public func resolveExactly(_ input: String) throws -> Resolution { try resolve(input, guessing: false) }
+
+    private func resolve(_ input: String, guessing: Bool) throws -> Resolution {
         var r = Resolution(input: input)
         if input.utf8.count > Self.maxInputBytes {
             r.input = String(input.prefix(200)) + "…"
@@ -136,6 +142,7 @@ public final class PathResolver: Sendable {
             }
         }
 
+        guard guessing else { return r }
         // 3: the file name in the index.
         r.tried.append("name:\(name)")
         let byName = try filesNamed()

@@ -17,8 +17,9 @@ struct ProfileRoutes: Sendable {
         return JSONBody.response(try lookup(input, in: open).get())
     }
 
-    /// GET `?paths=a,b,c` (the companion's form) or POST a JSON list (or `{"paths": [...]}`) for paths
-    /// with commas or lists too long for a URL. Answers a map from each path asked to its profile or to an
+    /// GET `?paths=a,b,c` (the companion's form; a name with a comma is put back together when the joined
+    /// path is a library file) or POST a JSON list (or `{"paths": [...]}`) for any path with a comma and
+    /// lists too long for a URL. Answers a map from each path asked to its profile or to an
     /// `{"error", "status", ...}` object.
     func bulk(_ request: Request, context: some RequestContext) async throws -> Response {
         let paths: [String]
@@ -28,7 +29,10 @@ struct ProfileRoutes: Sendable {
             paths = try Self.pathList(Data(buffer: body))
         } else {
             let query = try QueryString(request.uri.query)
-            paths = try query.required("paths").split(separator: ",", omittingEmptySubsequences: true).map(String.init)
+            let open = try library.current()
+            paths = try Self.commaSeparated(try query.required("paths"), limit: options.maxPaths) {
+                try open.resolveExactly($0).isExact
+            }
         }
         guard paths.count <= options.maxPaths else {
             throw APIError(.contentTooLarge, "\(paths.count) paths in one request; the limit is \(options.maxPaths)",
@@ -44,6 +48,36 @@ struct ProfileRoutes: Sendable {
             }
         }
         return JSONBody.response(.object(answers))
+    }
+
+    /// The companion's comma-separated list, with the names that hold a comma put back together: artists
+    /// like "Crosby, Stills & Nash" and titles like "Hello, Goodbye" are common, and split at their commas
+    /// they asked for fragments, each answered with a 404 or a guess, and never for the path the client
+    /// sent. A fragment that is not itself a library file's path is joined with the ones after it (the
+    /// longest run first, up to `lookahead`) when together they are one (`isFile`: strategies 1–2).
+    /// More than four fragments per path of `limit` are not looked at (the list is refused for its length).
+    static func commaSeparated(_ text: String, limit: Int, lookahead: Int = 8,
+                               isFile: (String) throws -> Bool) throws -> [String] {
+        let fragments = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard fragments.count > 1, fragments.count <= 4 * limit else {
+            return fragments.filter { !$0.isEmpty }
+        }
+        var paths: [String] = []
+        var i = 0
+        while i < fragments.count {
+            var end = i
+            if !fragments[i].isEmpty, !(try isFile(fragments[i])) {
+                for j in stride(from: min(fragments.count - 1, i + lookahead), to: i, by: -1)
+                where try isFile(fragments[i...j].joined(separator: ",")) {
+                    end = j
+                    break
+                }
+            }
+            let path = fragments[i...end].joined(separator: ",")
+            if !path.isEmpty { paths.append(path) }
+            i = end + 1
+        }
+        return paths
     }
 
     /// A path's profile, or the client's error (refused, not found with the paths tried, not analysed).

@@ -6,6 +6,11 @@ extension ServedLibrary.Open {
     func resolve(_ input: String) throws -> Resolution {
         do { return try resolver.resolve(input) } catch { throw APIError.unavailable(ServedLibrary.describe(error)) }
     }
+
+    /// Strategies 1–2 only (`PathResolver.resolveExactly`); a database failure on the way is a 503.
+    func resolveExactly(_ input: String) throws -> Resolution {
+        do { return try resolver.resolveExactly(input) } catch { throw APIError.unavailable(ServedLibrary.describe(error)) }
+    }
 }
 
 extension Resolution {

@@ -65,6 +65,13 @@ final class ServerTests: XCTestCase {
             XCTAssertEqual(missing["status"] as? Int, 404)
             XCTAssertEqual(missing["tried"] as? [String], ["Nowhere/none.flac", "none.flac", "name:none.flac", "words:nowhere none"])
 
+            // GET, the form the companion's clients use: a name with a comma ("Crosby, Stills & Nash", "Hello,
+            // Goodbye") is one path of the list, answered under the path asked, not two fragments.
+            let commas = try object(try RawHTTPClient.get(
+                port: port, "/smart-dj/bulk-profiles?paths=Hiss/Album/02%20Quiet,%20Hiss.flac,01%20Organ.flac,Nowhere/a,b.flac"))
+            XCTAssertEqual(Set(commas.keys), ["Hiss/Album/02 Quiet, Hiss.flac", "01 Organ.flac", "Nowhere/a", "b.flac"])
+            XCTAssertEqual((commas["Hiss/Album/02 Quiet, Hiss.flac"] as? [String: Any])?["resolved_by"] as? Int, 1)
+
             // POST: paths with commas, as a list or under "paths".
             for body in [#"["Hiss/Album/02 Quiet, Hiss.flac", "../etc/passwd"]"#,
                          #"{"paths": ["Hiss/Album/02 Quiet, Hiss.flac", "../etc/passwd"]}"#] {
