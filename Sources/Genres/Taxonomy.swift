@@ -32,6 +32,18 @@ public struct Taxonomy: Sendable {
         index[Self.key(raw)].map { genres[$0] }
     }
 
+    /// The genres one tag value names: the value as a whole, or else each of its parts. Stores and taggers
+    /// put two names in one value: iTunes' own genres are "Hip-Hop/Rap" and "R&B/Soul", Discogs' "Folk,
+    /// World, & Country", and taggers without multiple values write "Rock; Pop". Whole, those are no genre.
+    public func genres(in raw: String) -> [Genre] {
+        if let whole = canonical(raw) { return [whole] }
+        var found: [Genre] = []
+        for part in raw.split(whereSeparator: { "/;,|".contains($0) }) {
+            if let g = canonical(String(part)), !found.contains(g) { found.append(g) }
+        }
+        return found
+    }
+
     /// The canonical name when `raw` is only another spelling of it (case, spaces, punctuation, accents, "&"
     /// for "and"): what `tags fix genre-aliases` writes. A sub-genre or an abbreviation listed as an alias
     /// ("Heavy Metal" under Metal, "DnB") joins its genre in composite genres but keeps its own name in the files.

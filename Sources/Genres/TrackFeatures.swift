@@ -63,15 +63,18 @@ public struct TrackFeatures: Sendable {
             country = Attribute(value: demonym, source: "country \(demonym) from RELEASECOUNTRY '\(code)'", certainty: 1)
         }
         for raw in input.genres {
-            guard let g = taxonomy.canonical(raw) else { continue }
-            let exact = Taxonomy.key(raw) == Taxonomy.key(g.name)
-            let source = exact ? "genre \(g.name) from GENRE '\(raw)'" : "genre \(g.name) from GENRE '\(raw)' (an alias)"
-            if !genres.contains(where: { $0.value == g.name }) {
-                genres.append(Attribute(value: g.name, source: source, certainty: exact ? 1 : 0.95))
-            }
-            if !families.contains(where: { $0.value == g.family }) {
-                let via = g.family == g.name ? source : "\(source), family \(g.family)"
-                families.append(Attribute(value: g.family, source: via, certainty: exact ? 1 : 0.95))
+            let whole = taxonomy.canonical(raw) != nil
+            for g in taxonomy.genres(in: raw) {
+                let exact = whole && Taxonomy.key(raw) == Taxonomy.key(g.name)
+                let source = exact ? "genre \(g.name) from GENRE '\(raw)'"
+                    : "genre \(g.name) from GENRE '\(raw)' (\(whole ? "an alias" : "a part of it"))"
+                if !genres.contains(where: { $0.value == g.name }) {
+                    genres.append(Attribute(value: g.name, source: source, certainty: exact ? 1 : 0.95))
+                }
+                if !families.contains(where: { $0.value == g.family }) {
+                    let via = g.family == g.name ? source : "\(source), family \(g.family)"
+                    families.append(Attribute(value: g.family, source: via, certainty: exact ? 1 : 0.95))
+                }
             }
         }
         if let year = input.year, year >= 1900, year <= 2100 {

@@ -181,6 +181,22 @@ final class GenreBuilderTests: XCTestCase {
         XCTAssertNil(Language.name(forTag: "zxx"))
     }
 
+    /// iTunes' genres name two at once ("Hip-Hop/Rap", "R&B/Soul"), as do Discogs' and taggers that write
+    /// several genres into one value: whole they are no genre, so such a track had none.
+    func testAGenreValueThatNamesTwoGenresCountsForBoth() {
+        let taxonomy = Taxonomy(genres: self.taxonomy.genres + [.init(name: "R&B", family: "R&B", aliases: ["soul"])])
+        XCTAssertEqual(taxonomy.genres(in: "Hip-Hop/Rap").map(\.name), ["Hip-Hop"])
+        XCTAssertEqual(taxonomy.genres(in: "R&B/Soul").map(\.name), ["R&B"])
+        XCTAssertEqual(taxonomy.genres(in: "Rock; K-Pop").map(\.name), ["Rock", "K-Pop"])
+        XCTAssertEqual(taxonomy.genres(in: "Hip Hop").map(\.name), ["Hip-Hop"], "a whole name is not split")
+        XCTAssertEqual(taxonomy.genres(in: "Polka/Yodel"), [])
+        XCTAssertNil(taxonomy.respelled("Hip-Hop/Rap"), "tags fix genre-aliases leaves a value of two names as it is")
+        let features = TrackFeatures(TrackInput(path: "a.m4a", genres: ["Hip-Hop/Rap", "Rock/Pop"]), taxonomy: taxonomy)
+        XCTAssertEqual(features.genres.map(\.value), ["Hip-Hop", "Rock", "Pop"])
+        XCTAssertEqual(features.families.map(\.value), ["Hip-Hop", "Rock", "Pop"])
+        XCTAssertEqual(features.genres.first?.source, "genre Hip-Hop from GENRE 'Hip-Hop/Rap' (a part of it)")
+    }
+
     func testTaxonomyAliasesAndRuleFileParsing() throws {
         XCTAssertEqual(taxonomy.canonical("Hip Hop")?.name, "Hip-Hop")
         XCTAssertEqual(taxonomy.canonical("RAP")?.name, "Hip-Hop")
