@@ -33,13 +33,17 @@ public struct Taxonomy: Sendable {
     }
 
     /// The genres one tag value names: the value as a whole, or else each of its parts. Stores and taggers
-    /// put two names in one value: iTunes' own genres are "Hip-Hop/Rap" and "R&B/Soul", Discogs' "Folk,
-    /// World, & Country", and taggers without multiple values write "Rock; Pop". Whole, those are no genre.
+    /// put two names in one value: iTunes' own genres are "Hip-Hop/Rap" and "R&B/Soul", Gracenote's
+    /// "Alternative & Punk", ID3v1's "Jazz+Funk", Discogs' "Folk, World, & Country", and taggers without
+    /// multiple values write "Rock; Pop". Whole, those are no genre. A name that holds an "&" ("Drum & Bass",
+    /// "R&B") is found whole, or as a part between the other separators, before it is split at " & ".
     public func genres(in raw: String) -> [Genre] {
         if let whole = canonical(raw) { return [whole] }
         var found: [Genre] = []
-        for part in raw.split(whereSeparator: { "/;,|".contains($0) }) {
-            if let g = canonical(String(part)), !found.contains(g) { found.append(g) }
+        func add(_ g: Genre?) { if let g, !found.contains(g) { found.append(g) } }
+        for part in raw.split(whereSeparator: { "/;,|+".contains($0) }).map(String.init) {
+            if let g = canonical(part) { add(g); continue }
+            for name in part.components(separatedBy: " & ") { add(canonical(name)) }
         }
         return found
     }

@@ -189,12 +189,40 @@ final class GenreBuilderTests: XCTestCase {
         XCTAssertEqual(taxonomy.genres(in: "R&B/Soul").map(\.name), ["R&B"])
         XCTAssertEqual(taxonomy.genres(in: "Rock; K-Pop").map(\.name), ["Rock", "K-Pop"])
         XCTAssertEqual(taxonomy.genres(in: "Hip Hop").map(\.name), ["Hip-Hop"], "a whole name is not split")
+        XCTAssertEqual(taxonomy.genres(in: "Rock & Hip Hop").map(\.name), ["Rock", "Hip-Hop"])
+        XCTAssertEqual(taxonomy.genres(in: "Pop+R&B, Rap").map(\.name), ["Pop", "R&B", "Hip-Hop"])
         XCTAssertEqual(taxonomy.genres(in: "Polka/Yodel"), [])
         XCTAssertNil(taxonomy.respelled("Hip-Hop/Rap"), "tags fix genre-aliases leaves a value of two names as it is")
         let features = TrackFeatures(TrackInput(path: "a.m4a", genres: ["Hip-Hop/Rap", "Rock/Pop"]), taxonomy: taxonomy)
         XCTAssertEqual(features.genres.map(\.value), ["Hip-Hop", "Rock", "Pop"])
         XCTAssertEqual(features.families.map(\.value), ["Hip-Hop", "Rock", "Pop"])
         XCTAssertEqual(features.genres.first?.source, "genre Hip-Hop from GENRE 'Hip-Hop/Rap' (a part of it)")
+    }
+
+    /// The taxonomy that comes with Spindle knows the genres stores and taggers write (ID3v1's list, iTunes',
+    /// Gracenote's): a genre it does not know gives a track no genre and no family at all.
+    func testTheShippedTaxonomyKnowsTheGenresStoresWrite() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("data/genre-taxonomy.toml")
+        let shipped = try TaxonomyFile.parse(try String(contentsOf: file, encoding: .utf8))
+        let expected: [(String, [String])] = [
+            ("Hip-Hop/Rap", ["Hip-Hop"]), ("R&B/Soul", ["R&B"]), ("Alternative & Punk", ["Alternative", "Punk"]),
+            ("Electronica/Dance", ["Electronic", "Dance"]), ("Jazz+Funk", ["Jazz", "Funk"]), ("Funk", ["Funk"]),
+            ("Disco", ["Disco"]), ("Gospel", ["Gospel"]), ("New Age", ["New Age"]), ("Easy Listening", ["Easy Listening"]),
+            ("Christmas", ["Holiday"]), ("Children's Music", ["Children's Music"]), ("Comedy", ["Spoken Word"]),
+            ("Singer/Songwriter", ["Folk"]), ("Trip-Hop", ["Trip-Hop"]), ("Grunge", ["Alternative"]),
+            ("Drum & Bass", ["Drum and Bass"]), ("Folk, World, & Country", ["Folk", "World", "Country"]),
+        ]
+        for (value, names) in expected {
+            XCTAssertEqual(shipped.genres(in: value).map(\.name), names, value)
+        }
+    }
+
+    func testATaxonomyThatGivesOneSpellingToTwoGenresIsRefused() {
+        let text = "[[genre]]\nname = \"Rock\"\naliases = [\"indie\"]\n[[genre]]\nname = \"Alternative\"\naliases = [\"Indie\"]\n"
+        XCTAssertThrowsError(try TaxonomyFile.parse(text)) { error in
+            XCTAssertTrue("\(error)".contains("'Indie' names both Rock and Alternative"), "\(error)")
+        }
     }
 
     func testTaxonomyAliasesAndRuleFileParsing() throws {
