@@ -55,7 +55,7 @@ struct ProfileRoutes: Sendable {
     /// they asked for fragments, each answered with a 404 or a guess, and never for the path the client
     /// sent. A fragment that is not itself a library file's path is joined with the ones after it (the
     /// longest run first, up to `lookahead`) when together they are one (`isFile`: strategies 1–2).
-    /// More than four fragments per path of `limit` are not looked at (the list is refused for its length).
+    /// A list of more than four times `limit` fragments is left as split: it is refused for its length.
     static func commaSeparated(_ text: String, limit: Int, lookahead: Int = 8,
                                isFile: (String) throws -> Bool) throws -> [String] {
         let fragments = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
