@@ -60,7 +60,12 @@ public final class ConfinedFile {
         }
         guard (st.st_mode & S_IFMT) == S_IFREG else {
             close(fd)
-            throw ConfinementError(path: relative, reason: "not a regular file (a symlink swapped in, or not a file)")
+            let reason = switch st.st_mode & S_IFMT {
+            case S_IFDIR: "a folder, not a file"
+            case S_IFLNK: "a symlink swapped in since the path was checked"
+            default: "not a regular file"
+            }
+            throw ConfinementError(path: relative, reason: reason)
         }
         directory = fd
         name = real.last!

@@ -207,5 +207,9 @@ final class StructureTests: LibraryTestCase {
         let frames = try spindle(["frames", "./Other/3.flac"])
         XCTAssertEqual(frames.status, 0, frames.stderr)
         XCTAssertTrue(frames.stdout.contains("frames ×"), frames.stdout)
+        // A folder is named as one, not as "a symlink swapped in".
+        let folder = try spindle(["frames", "Other"])
+        XCTAssertNotEqual(folder.status, 0)
+        XCTAssertTrue(folder.stderr.contains("Other: a folder, not a file"), folder.stderr)
     }
 }
