@@ -5,7 +5,7 @@ import Pipeline
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a pipeline file from Pipelines/ (nightly, reanalyze, tagfix, genre-report).",
+        abstract: "Run a pipeline file from Pipelines/ (\(PipelineFile.shippedNames)).",
         discussion: """
             A pipeline file names its stages and may set library, database, jobs, [analysis] and [runtime] \
             like the config file; options given here override the file. One run per database: a second \
@@ -18,7 +18,8 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Print a JSON summary.") var json = false
     @Option(help: ArgumentHelp("Only shard K of N (K from 1); genres and reports wait for `spindle merge`.", valueName: "K/N"))
     var shard: String?
-    @Argument(help: "The pipeline file (TOML), or the name of one that comes with Spindle (nightly, reanalyze, tagfix, genre-report).") var pipeline: String
+    @Argument(help: "The pipeline file (TOML), or the name of one that comes with Spindle (\(PipelineFile.shippedNames)).")
+    var pipeline: String
 
     func run() throws {
         try runCommand {

@@ -162,6 +162,15 @@ final class CommandLineTests: XCTestCase {
         let unknown = try CLI.run(["--db", db, "--library", library, "run", "weekly"], folder: dir)
         XCTAssertEqual(unknown.status, 2)
         XCTAssertTrue(unknown.stderr.contains("no pipeline file weekly"), unknown.stderr)
+        // Every name the help and that error offer is a pipeline that comes with Spindle.
+        let offered = try XCTUnwrap(unknown.stderr.split(separator: ":").last).split(separator: ",")
+            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " )\n")) }
+        XCTAssertEqual(offered.count, 4, unknown.stderr)
+        let pipelines = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Pipelines").path
+        for name in offered {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: pipelines + "/" + name + ".toml"), name)
+        }
     }
 
     func testEnvironmentVariablesNameTheDatabaseAndLibrary() throws {

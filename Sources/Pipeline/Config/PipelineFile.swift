@@ -51,6 +51,9 @@ public struct PipelineFile: Sendable {
         }
     }
 
+    /// The pipelines that come with Spindle (Pipelines/), by the names `run` takes.
+    public static let shippedNames = "nightly, reanalyze, tagfix, genre-report"
+
     /// Reads the pipeline file at `path`, or, when nothing is there and `path` has no folder, the pipeline of
     /// that name that comes with Spindle (`spindle run nightly`, as `run --help` lists them).
     public static func load(path given: String) throws -> PipelineFile {
@@ -58,7 +61,7 @@ public struct PipelineFile: Sendable {
         let path = exists ? given : (DataFiles.pipeline(named: given) ?? given)
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ConfigurationError(exists ? "cannot read pipeline file \(path)"
-                : "no pipeline file \(given) (neither a file here nor one of Spindle's: nightly, reanalyze, tagfix, genre-report)")
+                : "no pipeline file \(given) (neither a file here nor one of Spindle's: \(shippedNames))")
         }
         try TOMLSchema.pipeline.check(text: text, file: "pipeline file \(path)")
         let document: Document
