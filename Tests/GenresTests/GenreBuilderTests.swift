@@ -212,6 +212,9 @@ final class GenreBuilderTests: XCTestCase {
             ("Christmas", ["Holiday"]), ("Children's Music", ["Children's Music"]), ("Comedy", ["Spoken Word"]),
             ("Singer/Songwriter", ["Folk"]), ("Trip-Hop", ["Trip-Hop"]), ("Grunge", ["Alternative"]),
             ("Drum & Bass", ["Drum and Bass"]), ("Folk, World, & Country", ["Folk", "World", "Country"]),
+            // AllMusic's genres, as taggers fetch them.
+            ("Pop/Rock", ["Pop", "Rock"]), ("Stage & Screen", ["Soundtrack"]), ("Comedy/Spoken", ["Spoken Word"]),
+            ("Religious", ["Gospel"]), ("International", ["World"]),
         ]
         for (value, names) in expected {
             XCTAssertEqual(shipped.genres(in: value).map(\.name), names, value)
