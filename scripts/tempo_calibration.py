@@ -5,7 +5,8 @@
     python3 scripts/tempo_calibration.py DEVSET/truth.json out.jsonl [--peers DEVSET/peers [--consensus]]
 
 For each split: the share of tracks at confidence 0.5 or more and how many of them are right (within 4 %),
-the right share per confidence decile, and how often the truth is `bpm` or `bpm_alternative`; then per
+the right share per confidence decile, how well the confidence ranks right tempos above wrong ones (AUC),
+and how often the truth is `bpm` or `bpm_alternative`; then per
 origin, Acc1 (within 4 %) and Acc2 (also ×2, ×3, ×½, ×⅓, as score_devset.py counts them), and with --peers
 the same for each peer's NAME.jsonl (from peers_devset.py), over the renders (set "render"), also for
 origins score_devset.py does not show. Where the truth has the beat grid (`first_beat_s`), it also tells,
@@ -175,6 +176,13 @@ def main():
             inside = [ok for c, ok, _ in points if d / 10 <= c < (d + 1) / 10 or (d == 9 and c >= 1)]
             deciles.append("%.1f: %d/%d" % (d / 10, sum(inside), len(inside)))
         print("  right / tracks per decile: " + ", ".join(deciles))
+        # How well the confidence ranks right tempos above wrong ones, whatever the threshold: the chance that a
+        # right track's confidence is above a wrong one's (ties count half). 0.5 is no better than a coin.
+        rights = [c for c, ok, _ in points if ok]
+        wrongs = [c for c, ok, _ in points if not ok]
+        if rights and wrongs:
+            above = sum((a > b) + 0.5 * (a == b) for a in rights for b in wrongs)
+            print("  right ranked above wrong (AUC): %.2f" % (above / (len(rights) * len(wrongs))))
     tools = [("spindle", results)]
     for path in sorted(glob.glob(os.path.join(peers, "*.jsonl")) if peers else []):
         if not path.endswith("-key.jsonl"):
