@@ -45,7 +45,7 @@ struct TagsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the tags of files.")
         @OptionGroup var global: GlobalOptions
         @Flag(help: "One JSON object per file.") var json = false
-        @Argument(help: "Files.") var paths: [String]
+        @Argument(help: "Files or folders (paths as `spindle tags --help` describes them).") var paths: [String]
 
         func run() throws {
             try runCommand {
@@ -67,7 +67,7 @@ struct TagsCommand: ParsableCommand {
         @Option(name: .customLong("set"), help: ArgumentHelp("KEY=VALUE (repeat a key for several values).", valueName: "KEY=VALUE"))
         var assignments: [String] = []
         @Option(name: .customLong("unset"), help: ArgumentHelp("A key to remove.", valueName: "KEY")) var removals: [String] = []
-        @Argument(help: "Files.") var paths: [String]
+        @Argument(help: "Files or folders (paths as `spindle tags --help` describes them).") var paths: [String]
 
         func validate() throws {
             guard !assignments.isEmpty || !removals.isEmpty else { throw ValidationError("give --set KEY=VALUE or --unset KEY") }
@@ -102,7 +102,7 @@ struct TagsCommand: ParsableCommand {
             discussion: TagFixer.allCases.map { "\($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
         @OptionGroup var global: GlobalOptions
         @OptionGroup var edit: EditOptions
-        @Argument(help: "Fixer names, then optional files.") var arguments: [String]
+        @Argument(help: "Fixer names, then optional files or folders.") var arguments: [String]
 
         func run() throws {
             var fixers: [TagFixer] = []
@@ -134,7 +134,7 @@ struct TagsCommand: ParsableCommand {
         @Flag(help: "The tempo (BPM, rounded; ID3 TBPM, MP4 tmpo).") var bpm = false
         @Flag(help: "Track and album gain and peak (REPLAYGAIN_*, or R128_* for Opus).") var replaygain = false
         @Flag(help: "The musical key (INITIALKEY).") var key = false
-        @Argument(help: "Files (default: every analysed file).") var paths: [String] = []
+        @Argument(help: "Files or folders (default: every analysed file).") var paths: [String] = []
 
         func run() throws {
             var fields: AnalysisTags.Fields = []
