@@ -38,7 +38,11 @@ public struct Taxonomy: Sendable {
     /// multiple values write "Rock; Pop". Whole, those are no genre. A name that holds an "&" ("Drum & Bass",
     /// "R&B") is found whole, or as a part between the other separators, before it is split at " & ".
     public func genres(in raw: String) -> [Genre] {
-        if let whole = canonical(raw) { return [whole] }
+        canonical(raw).map { [$0] } ?? genres(inPartsOf: raw)
+    }
+
+    /// The genres the parts of `raw` name (`genres(in:)` when the whole names none).
+    public func genres(inPartsOf raw: String) -> [Genre] {
         var found: [Genre] = []
         func add(_ g: Genre?) { if let g, !found.contains(g) { found.append(g) } }
         for part in raw.split(whereSeparator: { "/;,|+".contains($0) }).map(String.init) {

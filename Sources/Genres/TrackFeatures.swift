@@ -63,8 +63,9 @@ public struct TrackFeatures: Sendable {
             country = Attribute(value: demonym, source: "country \(demonym) from RELEASECOUNTRY '\(code)'", certainty: 1)
         }
         for raw in input.genres {
-            let whole = taxonomy.canonical(raw) != nil
-            for g in taxonomy.genres(in: raw) {
+            let wholeMatch = taxonomy.canonical(raw)
+            let whole = wholeMatch != nil
+            for g in wholeMatch.map({ [$0] }) ?? taxonomy.genres(inPartsOf: raw) {
                 let exact = whole && Taxonomy.key(raw) == Taxonomy.key(g.name)
                 let source = exact ? "genre \(g.name) from GENRE '\(raw)'"
                     : "genre \(g.name) from GENRE '\(raw)' (\(whole ? "an alias" : "a part of it"))"

@@ -30,7 +30,7 @@ enum TypedPaths {
         return try inputs.flatMap { input -> [String] in
             if let found = try files(input, root: root, database: database) { return found }
             for candidate in root.candidates(forTyped: input) where !candidate.isEmpty && candidate != input {
-                let direct = try resolver.resolve(candidate)
+                let direct = try resolver.resolveExactly(candidate)
                 if direct.isExact, let path = direct.resolved { return [path] }
             }
             return [input]
