@@ -12,6 +12,9 @@ public struct TrackInput: Sendable {
     public var languageTag: String?
     public var country: String?
     public var bpm: Double?
+    /// The tempo analyzer's `bpm_confidence` and `bpm_alternative` (see `TrackTempo`).
+    public var bpmConfidence: Double?
+    public var bpmAlternative: Double?
     public var lufs: Double?
     public var loudnessRange: Double?
     /// The features analyzer's vector (names in `feature_dimensions`), its key and the track's length.
@@ -22,11 +25,13 @@ public struct TrackInput: Sendable {
     public init(path: String, title: String? = nil, artist: String? = nil, album: String? = nil, genres: [String] = [],
                 year: Int? = nil, languageTag: String? = nil, country: String? = nil, bpm: Double? = nil,
                 lufs: Double? = nil, loudnessRange: Double? = nil,
-                features: [Float]? = nil, key: MusicalKey? = nil, duration: Double? = nil) {
+                features: [Float]? = nil, key: MusicalKey? = nil, duration: Double? = nil,
+                bpmConfidence: Double? = nil, bpmAlternative: Double? = nil) {
         self.path = path; self.title = title; self.artist = artist; self.album = album; self.genres = genres
         self.year = year; self.languageTag = languageTag; self.country = country; self.bpm = bpm; self.lufs = lufs
         self.loudnessRange = loudnessRange
         self.features = features; self.key = key; self.duration = duration
+        self.bpmConfidence = bpmConfidence; self.bpmAlternative = bpmAlternative
     }
 }
 

@@ -183,6 +183,29 @@ final class GenreBuilderTests: XCTestCase {
 
     /// iTunes' genres name two at once ("Hip-Hop/Rap", "R&B/Soul"), as do Discogs' and taggers that write
     /// several genres into one value: whole they are no genre, so such a track had none.
+    /// A tempo rule counts a track whose tempo is unsure, and whose other reading breaks the rule, at
+    /// `GenreBuilder.doubtfulTempoFactor` of its score, and says so.
+    func testAnUncertainTempoCountsLessForATempoRule() {
+        var rule = RuleSet.Rule(template: "Upbeat {genre}")
+        rule.minBPM = 120
+        let builder = GenreBuilder(taxonomy: taxonomy, rules: RuleSet(rules: [rule]))
+        func member(confidence: Double, alternative: Double?) -> Membership? {
+            let track = TrackInput(path: "rock.flac", genres: ["Rock"], bpm: 170, bpmConfidence: confidence,
+                                   bpmAlternative: alternative)
+            return builder.ruleGenres([TrackFeatures(track, taxonomy: taxonomy)]).first { $0.name == "Upbeat Rock" }?.members.first
+        }
+        let sure = member(confidence: 0.8, alternative: 85)
+        XCTAssertEqual(sure?.explanation.hasSuffix("tempo 170 BPM from the analysis"), true, sure?.explanation ?? "")
+        // Unsure, but both readings are upbeat: counted in full.
+        XCTAssertEqual(member(confidence: 0.3, alternative: 127), sure)
+        XCTAssertEqual(member(confidence: 0.3, alternative: nil), sure, "no other level to doubt it by")
+        let unsure = member(confidence: 0.3, alternative: 85)
+        XCTAssertTrue(unsure?.explanation.hasSuffix("tempo 170 BPM from the analysis, uncertain (confidence 0.30): it may be 85") == true,
+                      unsure?.explanation ?? "")
+        XCTAssertEqual(unsure?.score ?? 0, GenreBuilder.doubtfulTempoFactor * (sure?.score ?? 0), accuracy: 1e-9)
+        XCTAssertLessThan(GenreBuilder.doubtfulTempoFactor, 1)
+    }
+
     func testAGenreValueThatNamesTwoGenresCountsForBoth() {
         let taxonomy = Taxonomy(genres: self.taxonomy.genres + [.init(name: "R&B", family: "R&B", aliases: ["soul"])])
         XCTAssertEqual(taxonomy.genres(in: "Hip-Hop/Rap").map(\.name), ["Hip-Hop"])

@@ -210,6 +210,55 @@ final class MixPlannerTests: XCTestCase {
         let steps = MixPlanner(space: space).plan(seed: space.index(of: "seed.flac")!, count: 2)
         XCTAssertEqual(space.tracks[steps[1].row].path, "near-tempo.flac")
     }
+
+    /// A tempo under `TempoResult.trusted` confidence is as likely its other level: a mix can beat-match on
+    /// that reading, and "why" does not quote it.
+    func testAnUncertainTempoIsReadAtItsAlternativeToo() throws {
+        let base: [Float] = SonicFixture.names.map { _ in 0 }
+        func track(_ path: String, _ bpm: Double, _ artist: String, shift: Float, confidence: Double = 0.9,
+                   alternative: Double? = nil) -> TrackInput {
+            var v = base
+            v[0] = shift
+            return TrackInput(path: path, artist: artist, bpm: bpm, features: v, key: MusicalKey(tonic: 0, minor: false),
+                              duration: 180 + Double(path.count), bpmConfidence: confidence, bpmAlternative: alternative)
+        }
+        // The seed at 80 BPM; two candidates read at 120 (×1.5): one unsure, with 80.5 as its other level, one
+        // sure and a little nearer in sound.
+        var tracks = [track("seed.flac", 80, "A", shift: 0),
+                      track("uncertain.flac", 120, "B", shift: 0.5, confidence: 0.3, alternative: 80.5),
+                      track("sure.flac", 120, "C", shift: -0.4)]
+        for i in 0..<8 { tracks.append(track("far/\(i).flac", 150, "F\(i)", shift: 5 + Float(i))) }
+        let space = try XCTUnwrap(SonicSpace(tracks, names: SonicFixture.names))
+        let planner = MixPlanner(space: space)
+        let seed = try XCTUnwrap(space.index(of: "seed.flac")), uncertain = try XCTUnwrap(space.index(of: "uncertain.flac"))
+        let steps = planner.plan(seed: seed, count: 2)
+        XCTAssertEqual(space.tracks[steps[1].row].path, "uncertain.flac")
+        XCTAssertTrue(steps[1].transition.contains("80 → 80 BPM (+0.6 %"), steps[1].transition)
+        XCTAssertTrue(steps[1].transition.contains("other level"), steps[1].transition)
+        XCTAssertEqual(planner.tempoMatch(seed, uncertain).map { [$0.0, $0.1] }, [80, 80.5])
+        // Read 2 BPM from the seed: unsure, the tempo is not quoted; sure, it is.
+        var near = tracks
+        near[1].bpm = 82
+        for (confidence, quoted) in [(0.3, false), (0.9, true)] {
+            near[1].bpmConfidence = confidence
+            let space = try XCTUnwrap(SonicSpace(near, names: SonicFixture.names))
+            let why = space.why(space.index(of: "seed.flac")!, space.index(of: "uncertain.flac")!)
+            XCTAssertEqual(why.contains("2 BPM apart"), quoted, why)
+        }
+    }
+
+    func testOnlyTrustedTempiNameAClustersTempoSpan() throws {
+        let base: [Float] = SonicFixture.names.map { _ in 0 }
+        // Ten tracks at 126–134 BPM, six of them unsure: too few sure ones to name the shelf by tempo.
+        let tracks = (0..<10).map { i in
+            TrackInput(path: "t\(i).flac", bpm: 126 + Double(i % 5) * 2, features: base,
+                       bpmConfidence: i < 6 ? 0.2 : 0.8, bpmAlternative: 63 + Double(i % 5))
+        }
+        let space = try XCTUnwrap(SonicSpace(tracks, names: SonicFixture.names))
+        let clusters = SonicClusters(space: space, maxShare: 1, minSize: 3)
+        XCTAssertNil(clusters.tempoRange(Array(0..<10)))
+        XCTAssertEqual(clusters.tempoRange(Array(6..<10))?.text, "125–135 BPM")
+    }
 }
 
 final class ClusterNamingTests: XCTestCase {

@@ -14,6 +14,11 @@ public struct TempoResult: Sendable, Equatable, Codable {
     /// about as periodic there: a caller matching tempos can accept either.
     public var alternative: Double?
 
+    /// The confidence from which `bpm` is taken as the tempo, where a caller has to decide (genre rules,
+    /// mixes, explanations): the level `fastRead` and `splitLevelCost` were calibrated at. Below it, a tempo is
+    /// now and then another metrical level (7 of the development set's 37 renders), nearly always `alternative`.
+    public static let trusted = 0.5
+
     public init(bpm: Double?, confidence: Double, firstBeat: Double?, alternative: Double? = nil) {
         self.bpm = bpm
         self.confidence = confidence

@@ -2,7 +2,7 @@ import Foundation
 
 extension SonicSpace {
     /// A short why for two tracks being near: "same key, 3 BPM apart, similar brightness". Key and tempo
-    /// first (what a DJ checks), then up to two named traits on which the two are closest, or the group
+    /// (when both tempi are trusted) first (what a DJ checks), then up to two named traits on which the two are closest, or the group
     /// that is closest when no named trait is.
     public func why(_ a: Int, _ b: Int) -> String {
         var parts: [String] = []
@@ -10,7 +10,8 @@ extension SonicSpace {
             let relation = KeyRelation(ka, kb)
             if relation.isCompatible { parts.append(relation.phrase) }
         }
-        if let ta = tracks[a].bpm, let tb = tracks[b].bpm, ta > 0, tb > 0 {
+        // Only tempi the analysis is sure of: "3 BPM apart" from a tempo that may be twice the truth misleads.
+        if tracks[a].tempoIsTrusted, tracks[b].tempoIsTrusted, let ta = tracks[a].bpm, let tb = tracks[b].bpm {
             let tempo = TempoRelation(ta, tb)
             if tempo.octave == 0, abs(tempo.percent) <= 8 {
                 let apart = abs(tb - ta)

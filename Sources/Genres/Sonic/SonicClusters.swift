@@ -41,7 +41,9 @@ struct SonicClusters {
                     String(format: "%@ %+.1fσ", SonicTrait.all[t].noun, space.trait(row, SonicTrait.all[t]))
                 }
                 var this = own
-                if let bpm = space.tracks[row].bpm { this.append(String(format: "%.0f BPM", bpm)) }
+                if let bpm = space.tracks[row].bpm {
+                    this.append(String(format: "%.0f BPM", bpm) + (space.tracks[row].tempoIsTrusted ? "" : " (uncertain)"))
+                }
                 if let key = space.key(row) { this.append(key.name) }
                 let explanation = "cluster: " + described.joined(separator: ", ") + "; this track: " + this.joined(separator: ", ")
                     + String(format: "; %.2f from the centre (members' mean %.2f)", distance, typical)
@@ -55,9 +57,10 @@ struct SonicClusters {
 
     struct TempoRange { var low: Double; var high: Double; var text: String }
 
-    /// The members' tempo span (10th to 90th percentile) when it is narrow enough to name a shelf by.
+    /// The members' tempo span (10th to 90th percentile) when it is narrow enough to name a shelf by; only
+    /// trusted tempi count, and they must be at least half the members.
     func tempoRange(_ rows: [Int]) -> TempoRange? {
-        let bpms = rows.compactMap { space.tracks[$0].bpm }.filter { $0 > 0 }.sorted()
+        let bpms = rows.filter { space.tracks[$0].tempoIsTrusted }.compactMap { space.tracks[$0].bpm }.sorted()
         guard bpms.count >= 3, bpms.count * 2 >= rows.count else { return nil }
         let low = bpms[Int(Double(bpms.count - 1) * 0.1)], high = bpms[Int(Double(bpms.count - 1) * 0.9)]
         guard high / low <= 1.2 else { return nil }

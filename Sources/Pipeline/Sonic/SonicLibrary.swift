@@ -26,7 +26,8 @@ public struct SonicLibrary: Sendable {
                                            genres: t?.genreList ?? [], year: t?.year, languageTag: t?.language,
                                            country: t?.releaseCountry, bpm: row.bpm, lufs: row.lufs,
                                            loudnessRange: row.loudnessRange, features: vector,
-                                           key: row.key.flatMap(MusicalKey.init(name:)), duration: row.decodedDuration ?? t?.durationS))
+                                           key: row.key.flatMap(MusicalKey.init(name:)), duration: row.decodedDuration ?? t?.durationS,
+                                           bpmConfidence: row.bpmConfidence, bpmAlternative: row.bpmAlternative))
         }
         return SonicLibrary(rows: rows, featureNames: names)
     }

@@ -9,6 +9,7 @@ public enum GenreQueries {
         public var path: String
         public var track: TrackRecord?
         public var bpm, lufs, loudnessRange: Double?
+        public var bpmConfidence, bpmAlternative: Double?
         public var key: String?
         /// The feature vector's stored bytes and the version of the features analyzer that wrote them.
         public var features: Data?
@@ -21,7 +22,8 @@ public enum GenreQueries {
     public static func inputs(_ db: Database, rootId: Int64) throws -> [Input] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT f.id, f.path, a.bpm, a.lufs_integrated, a.loudness_range_lu, a.key, a.features,
-                   json_extract(a.analyzer_versions, '$.features'), t.file_id AS has_track, a.duration_s
+                   json_extract(a.analyzer_versions, '$.features'), t.file_id AS has_track, a.duration_s,
+                   a.bpm_confidence, a.bpm_alternative
             FROM files f LEFT JOIN tracks t ON t.file_id = f.id
             LEFT JOIN analysis a ON a.file_id = f.id AND a.status = 'ok'
             WHERE f.root_id = ? AND f.status = 'present' ORDER BY f.path
@@ -30,7 +32,8 @@ public enum GenreQueries {
         let byId = Dictionary(uniqueKeysWithValues: tracks.map { ($0.fileId, $0) })
         return rows.map {
             Input(fileId: $0[0], path: $0[1], track: byId[$0[0]], bpm: $0[2], lufs: $0[3], loudnessRange: $0[4],
-                  key: $0[5], features: $0[6], featuresVersion: $0[7], decodedDuration: $0[9])
+                  bpmConfidence: $0[10], bpmAlternative: $0[11], key: $0[5], features: $0[6], featuresVersion: $0[7],
+                  decodedDuration: $0[9])
         }
     }
 
