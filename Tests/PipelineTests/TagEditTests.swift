@@ -215,6 +215,31 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(Double(try XCTUnwrap(opus["r128_track_gain"]?.first))!, 256 * -13, accuracy: 60, "Q7.8 relative to -23 LUFS")
     }
 
+    /// `--min-bpm-confidence` writes a tempo only where the analysis is at least that sure of it, and says how
+    /// many it left alone; the other results are written either way.
+    func testWriteAnalysisCanLeaveUnsureTempiOut() throws {
+        try Synth.write(Synth.clicks(bpm: 120, seconds: 10), to: library + "/clicks.flac", format: .flac16)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "analyze"]).status, 0)
+        let inspected = try CLI.run(["inspect", "--json", library + "/clicks.flac"]).stdout
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(inspected.utf8)) as? [String: Any])
+        let confidence = try XCTUnwrap(object["bpm_confidence"] as? Double)
+        XCTAssertLessThan(confidence, 1)
+        let above = String(format: "%.4f", (confidence + 1) / 2), below = String(format: "%.4f", confidence - 0.001)
+        let unsure = try CLI.run(["--db", db, "--library", library, "tags", "write-analysis", "--bpm", "--replaygain",
+                                  "--min-bpm-confidence", above])
+        XCTAssertEqual(unsure.status, 0, unsure.stderr)
+        XCTAssertTrue((unsure.stdout + unsure.stderr).contains("1 file(s) keep their BPM tag: tempo confidence under"),
+                      unsure.stdout + unsure.stderr)
+        var tags = try Mutagen.dump(library + "/clicks.flac").tags
+        XCTAssertNil(tags["bpm"], "\(tags)")
+        XCTAssertNotNil(tags["replaygain_track_gain"], "\(tags)")
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "write-analysis", "--bpm",
+                                    "--min-bpm-confidence", below]).status, 0)
+        tags = try Mutagen.dump(library + "/clicks.flac").tags
+        XCTAssertEqual(tags["bpm"], ["120"])
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "write-analysis", "--min-bpm-confidence", "1.5"]).status, 2)
+    }
+
     /// A tag write proves the audio unchanged, so the next run analyses nothing again (the batch has re-read
     /// the tags itself); undo likewise. New audio at the same path is still analysed. Before, every file
     /// written was analysed again (7 of 7 after write-analysis).

@@ -10,7 +10,8 @@ public struct TagfixRequest: Sendable {
         case edits([(String, TagEdit)])
         case file(String)
         case fixers([TagFixer], paths: [String]?)
-        case analysis(AnalysisTags.Fields, paths: [String]?)
+        /// `minBPMConfidence`: a tempo whose `bpm_confidence` is under it is not written (0 writes every one).
+        case analysis(AnalysisTags.Fields, paths: [String]?, minBPMConfidence: Double = 0)
         case undo(batch: Int64?)
     }
     public var source: Source

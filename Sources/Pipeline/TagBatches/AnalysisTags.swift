@@ -36,18 +36,21 @@ public enum AnalysisTags {
         var path: String
         var codec: String?
         var bpm: Double?
+        var bpmConfidence: Double?
         var key: MusicalKey?
         var lufs: Double?
         var truePeakDB: Double?
         var album: AlbumKey?
     }
 
-    static func edits(paths: [String]?, fields: Fields, database: SpindleDatabase,
+    /// A tempo whose confidence is under `minBPMConfidence` is left out: Navidrome's smart playlists read the
+    /// BPM tag as a fact, and a tempo under `TempoResult.trusted` may be another metrical level.
+    static func edits(paths: [String]?, fields: Fields, minBPMConfidence: Double = 0, database: SpindleDatabase,
                       rootPath: String) throws -> (edits: [(String, TagEdit)], notes: [String]) {
         let replayGain = fields.contains(.replayGain)
         // Gating blocks are fetched per album below, not for the whole library at once (tens of KB a track).
         let tracks = try database.writer.read { db in try AnalysisQueries.forTags(db, rootPath: rootPath) }.map { row -> Track in
-            Track(fileId: row.fileId, path: row.path, codec: row.codec, bpm: row.bpm, key: row.key.flatMap(MusicalKey.init(name:)),
+            Track(fileId: row.fileId, path: row.path, codec: row.codec, bpm: row.bpm, bpmConfidence: row.bpmConfidence, key: row.key.flatMap(MusicalKey.init(name:)),
                   lufs: row.lufs, truePeakDB: row.truePeakDB,
                   album: row.album.map { AlbumKey(folder: (row.path as NSString).deletingLastPathComponent, album: $0, albumArtist: row.albumArtist ?? "") })
         }
@@ -76,9 +79,12 @@ public enum AnalysisTags {
         }
         let wanted = paths.map(Set.init)
         var edits: [(String, TagEdit)] = []
+        var unsure = 0
         for t in tracks where wanted?.contains(t.path) ?? true {
             var edit = TagEdit()
-            if fields.contains(.bpm), let b = t.bpm { edit.set["BPM"] = [String(Int(b.rounded()))] }
+            if fields.contains(.bpm), let b = t.bpm {
+                if (t.bpmConfidence ?? 0) >= minBPMConfidence { edit.set["BPM"] = [String(Int(b.rounded()))] } else { unsure += 1 }
+            }
             if fields.contains(.key), let k = t.key { edit.set["INITIALKEY"] = [k.tagValue] }
             if replayGain, let lufs = t.lufs {
                 let isOpus = t.codec == "opus"
@@ -96,6 +102,9 @@ public enum AnalysisTags {
                 }
             }
             if !edit.isEmpty { edits.append((t.path, edit)) }
+        }
+        if unsure > 0 {
+            notes.append(String(format: "%d file(s) keep their BPM tag: tempo confidence under %.2f", unsure, minBPMConfidence))
         }
         if let wanted {
             let analysed = Set(tracks.map(\.path))

@@ -33,10 +33,11 @@ extension LibraryJobs {
             }
             let taxonomy = fixers.contains(.genreAliases) ? try DataFiles.taxonomy() : nil
             edits = TagFixer.edits(fixers, files: files, taxonomy: taxonomy)
-        case .analysis(let fields, let paths):
+        case .analysis(let fields, let paths, let minBPMConfidence):
             wholeLibrary = paths?.isEmpty ?? true
             let targets = try paths.map { try targetPaths($0, resolver: resolver, database: database, root: root) }
-            (edits, notes) = try AnalysisTags.edits(paths: targets, fields: fields, database: database, rootPath: root.path)
+            (edits, notes) = try AnalysisTags.edits(paths: targets, fields: fields, minBPMConfidence: minBPMConfidence,
+                                                    database: database, rootPath: root.path)
         case .undo: edits = []
         }
         let (plans, refusals, unwritable) = try TagBatch.plan(edits.map { (input: $0.0, edit: $0.1) }, resolver: resolver,
