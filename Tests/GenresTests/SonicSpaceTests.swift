@@ -211,38 +211,24 @@ final class MixPlannerTests: XCTestCase {
         XCTAssertEqual(space.tracks[steps[1].row].path, "near-tempo.flac")
     }
 
-    /// A tempo under `TempoResult.trusted` confidence is as likely its other level: a mix can beat-match on
-    /// that reading, and "why" does not quote it.
-    func testAnUncertainTempoIsReadAtItsAlternativeToo() throws {
+    /// A tempo under `TempoResult.trusted` confidence is right more often than its alternative (30 of the
+    /// development set's 37 renders under it), so a mix beat-matches on `bpm` alone; but "why" does not quote
+    /// it as a fact.
+    func testAnUncertainTempoIsNotQuotedInTheWhy() throws {
         let base: [Float] = SonicFixture.names.map { _ in 0 }
-        func track(_ path: String, _ bpm: Double, _ artist: String, shift: Float, confidence: Double = 0.9,
-                   alternative: Double? = nil) -> TrackInput {
+        func track(_ path: String, _ bpm: Double, shift: Float, confidence: Double = 0.9) -> TrackInput {
             var v = base
             v[0] = shift
-            return TrackInput(path: path, artist: artist, bpm: bpm, features: v, key: MusicalKey(tonic: 0, minor: false),
-                              duration: 180 + Double(path.count), bpmConfidence: confidence, bpmAlternative: alternative)
+            return TrackInput(path: path, bpm: bpm, features: v, key: MusicalKey(tonic: 0, minor: false),
+                              bpmConfidence: confidence, bpmAlternative: bpm / 2)
         }
-        // The seed at 80 BPM; two candidates read at 120 (×1.5): one unsure, with 80.5 as its other level, one
-        // sure and a little nearer in sound.
-        var tracks = [track("seed.flac", 80, "A", shift: 0),
-                      track("uncertain.flac", 120, "B", shift: 0.5, confidence: 0.3, alternative: 80.5),
-                      track("sure.flac", 120, "C", shift: -0.4)]
-        for i in 0..<8 { tracks.append(track("far/\(i).flac", 150, "F\(i)", shift: 5 + Float(i))) }
-        let space = try XCTUnwrap(SonicSpace(tracks, names: SonicFixture.names))
-        let planner = MixPlanner(space: space)
-        let seed = try XCTUnwrap(space.index(of: "seed.flac")), uncertain = try XCTUnwrap(space.index(of: "uncertain.flac"))
-        let steps = planner.plan(seed: seed, count: 2)
-        XCTAssertEqual(space.tracks[steps[1].row].path, "uncertain.flac")
-        XCTAssertTrue(steps[1].transition.contains("80 → 80 BPM (+0.6 %"), steps[1].transition)
-        XCTAssertTrue(steps[1].transition.contains("other level"), steps[1].transition)
-        XCTAssertEqual(planner.tempoMatch(seed, uncertain).map { [$0.0, $0.1] }, [80, 80.5])
+        var tracks = [track("seed.flac", 80, shift: 0), track("near.flac", 82, shift: 0.5)]
+        for i in 0..<8 { tracks.append(track("far/\(i).flac", 150, shift: 5 + Float(i))) }
         // Read 2 BPM from the seed: unsure, the tempo is not quoted; sure, it is.
-        var near = tracks
-        near[1].bpm = 82
         for (confidence, quoted) in [(0.3, false), (0.9, true)] {
-            near[1].bpmConfidence = confidence
-            let space = try XCTUnwrap(SonicSpace(near, names: SonicFixture.names))
-            let why = space.why(space.index(of: "seed.flac")!, space.index(of: "uncertain.flac")!)
+            tracks[1].bpmConfidence = confidence
+            let space = try XCTUnwrap(SonicSpace(tracks, names: SonicFixture.names))
+            let why = space.why(space.index(of: "seed.flac")!, space.index(of: "near.flac")!)
             XCTAssertEqual(why.contains("2 BPM apart"), quoted, why)
         }
     }

@@ -95,19 +95,10 @@ public struct MixPlanner: Sendable {
         return x == y
     }
 
-    /// The two tempi a beat-matched transition from `a` to `b` can use: their `bpm`s when those match, else
-    /// a match that takes an untrusted tempo at its other level (`plausibleTempi`); nil when none matches.
-    func tempoMatch(_ a: Int, _ b: Int) -> (Double, Double)? {
-        for x in space.tracks[a].plausibleTempi {
-            for y in space.tracks[b].plausibleTempi where TempoRelation(x, y).isMatchable { return (x, y) }
-        }
-        return nil
-    }
-
     func penalty(_ a: Int, _ b: Int) -> Double {
         var cost = 0.0
-        if !space.tracks[a].plausibleTempi.isEmpty, !space.tracks[b].plausibleTempi.isEmpty {
-            if tempoMatch(a, b) == nil { cost += tempoPenalty }
+        if let ta = space.tracks[a].bpm, let tb = space.tracks[b].bpm, ta > 0, tb > 0 {
+            if !TempoRelation(ta, tb).isMatchable { cost += tempoPenalty }
         } else {
             cost += tempoPenalty / 2
         }
@@ -123,11 +114,9 @@ public struct MixPlanner: Sendable {
     func transition(_ a: Int, _ b: Int) -> String {
         var parts = [String(format: "%.2f away", space.distance(a, b))]
         if let ta = space.tracks[a].bpm, let tb = space.tracks[b].bpm, ta > 0, tb > 0 {
-            let (x, y) = tempoMatch(a, b) ?? (ta, tb)
-            let r = TempoRelation(x, y)
+            let r = TempoRelation(ta, tb)
             let level = r.octave == 0 ? "" : (r.octave > 0 ? ", double time" : ", half time")
-            let reading = (x, y) == (ta, tb) ? "" : ", reading an uncertain tempo at its other level"
-            parts.append(String(format: "%.0f → %.0f BPM (%+.1f %%%@%@)", x, y, r.percent, level, reading))
+            parts.append(String(format: "%.0f → %.0f BPM (%+.1f %%%@)", ta, tb, r.percent, level))
         }
         if let ka = space.key(a), let kb = space.key(b) {
             parts.append("\(ka.name) → \(kb.name) (\(KeyRelation(ka, kb).phrase))")
