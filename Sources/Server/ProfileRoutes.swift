@@ -23,26 +23,30 @@ struct ProfileRoutes: Sendable {
     /// `{"error", "status", ...}` object.
     func bulk(_ request: Request, context: some RequestContext) async throws -> Response {
         let paths: [String]
+        var open: ServedLibrary.Open?
         if request.method == .post {
             var request = request
             let body = try await request.collectBody(upTo: options.maxBodyBytes)
             paths = try Self.pathList(Data(buffer: body))
         } else {
             let query = try QueryString(request.uri.query)
-            let open = try library.current()
+            // One library for the whole request: the names joined back together are resolved and read in the
+            // same database, even when it is replaced meanwhile.
+            let current = try library.current()
+            open = current
             paths = try Self.commaSeparated(try query.required("paths"), limit: options.maxPaths) {
-                try open.resolveExactly($0).isExact
+                try current.resolveExactly($0).isExact
             }
         }
         guard paths.count <= options.maxPaths else {
             throw APIError(.contentTooLarge, "\(paths.count) paths in one request; the limit is \(options.maxPaths)",
                            [("limit", .from(options.maxPaths))])
         }
-        let open = try library.current()
+        let library = try open ?? self.library.current()
         var seen = Set<String>()
         var answers: [(String, JSONValue)] = []
         for path in paths where seen.insert(path).inserted {
-            switch try lookup(path, in: open) {
+            switch try lookup(path, in: library) {
             case .success(let profile): answers.append((path, profile))
             case .failure(let error): answers.append((path, error.body()))
             }
@@ -86,7 +90,7 @@ struct ProfileRoutes: Sendable {
         let resolution = try open.resolve(input)
         if let failure = resolution.apiError { return .failure(failure) }
         let path = resolution.resolved!
-        let profile = try library.read { open, db in try ServeQueries.profile(db, rootId: open.rootId, path: path) }
+        let profile = try library.read(in: open) { open, db in try ServeQueries.profile(db, rootId: open.rootId, path: path) }
         guard let profile, profile.analysis.status == .ok else {
             let why = profile?.analysis.error.map { "analysis failed: \($0)" } ?? "not analysed yet"
             return .failure(APIError(.notFound, "no profile for \(path): \(why)", [("relative_path", .string(path))]))

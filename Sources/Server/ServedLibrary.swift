@@ -75,7 +75,12 @@ final class ServedLibrary: Sendable {
 
     /// Runs a read; a locked or vanished database becomes a 503 instead of an internal error.
     func read<T>(_ body: (Open, Database) throws -> T) throws -> T {
-        let open = try current()
+        try read(in: current(), body)
+    }
+
+    /// A read in a library already taken (`current()`), so that what a request resolved against it is read
+    /// from the same database even when the file is replaced meanwhile.
+    func read<T>(in open: Open, _ body: (Open, Database) throws -> T) throws -> T {
         do {
             return try open.database.writer.read { db in try body(open, db) }
         } catch let error as DatabaseError {
