@@ -20,7 +20,8 @@ struct FramesRoute: Sendable {
         let resolution = try open.resolve(input)
         if let failure = resolution.apiError { throw failure }
         let path = resolution.resolved!
-        guard let stored = try library.read(in: open, { open, db in try ServeQueries.frames(db, rootId: open.rootId, path: path) }) else {
+        let stored = try library.read(in: open) { open, db in try ServeQueries.frames(db, rootId: open.rootId, path: path) }
+        guard let stored else {
             throw APIError(.notFound, "no visualiser frames for \(path): not analysed yet", [("relative_path", .string(path))])
         }
         let bytes = [UInt8](stored.data)

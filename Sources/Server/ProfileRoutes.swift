@@ -23,11 +23,12 @@ struct ProfileRoutes: Sendable {
     /// `{"error", "status", ...}` object.
     func bulk(_ request: Request, context: some RequestContext) async throws -> Response {
         let paths: [String]
-        var open: ServedLibrary.Open?
+        let open: ServedLibrary.Open?
         if request.method == .post {
             var request = request
             let body = try await request.collectBody(upTo: options.maxBodyBytes)
             paths = try Self.pathList(Data(buffer: body))
+            open = nil
         } else {
             let query = try QueryString(request.uri.query)
             // One library for the whole request: the names joined back together are resolved and read in the
@@ -42,11 +43,11 @@ struct ProfileRoutes: Sendable {
             throw APIError(.contentTooLarge, "\(paths.count) paths in one request; the limit is \(options.maxPaths)",
                            [("limit", .from(options.maxPaths))])
         }
-        let library = try open ?? self.library.current()
+        let served = try open ?? library.current()
         var seen = Set<String>()
         var answers: [(String, JSONValue)] = []
         for path in paths where seen.insert(path).inserted {
-            switch try lookup(path, in: library) {
+            switch try lookup(path, in: served) {
             case .success(let profile): answers.append((path, profile))
             case .failure(let error): answers.append((path, error.body()))
             }

@@ -128,7 +128,7 @@ struct TagsCommand: ParsableCommand {
                 -23 LUFS). The key goes to INITIALKEY as "Am", "C#", "Ebm" (ID3 TKEY; MP4 freeform initialkey); \
                 a track whose key is unknown (atonal, silent) keeps its tag. Without --bpm, --replaygain or \
                 --key, all three. With --min-bpm-confidence 0.5, only tempi the analysis is sure of are written \
-                (at 0.5 or more, 96-100 % of held-out tracks were right; under it, a tempo can be twice or half \
+                (at 0.5 or more, 88-100 % of held-out tracks were right; under it, a tempo can be twice or half \
                 the beat): what smart playlists filtering on BPM want.
                 """)
         @OptionGroup var global: GlobalOptions

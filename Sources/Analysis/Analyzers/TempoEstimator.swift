@@ -15,7 +15,7 @@ public struct TempoResult: Sendable, Equatable, Codable {
     public var alternative: Double?
 
     /// The confidence from which `bpm` is taken as the tempo, where a caller has to decide (genre rules,
-    /// mixes, explanations): the level `fastRead` and `splitLevelCost` were calibrated at. Below it, a tempo is
+    /// explanations, cluster names): the level `fastRead` and `splitLevelCost` were calibrated at. Below it, a tempo is
     /// now and then another metrical level (7 of the development set's 37 renders), nearly always `alternative`.
     public static let trusted = 0.5
 

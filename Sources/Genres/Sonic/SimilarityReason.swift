@@ -2,8 +2,8 @@ import Foundation
 
 extension SonicSpace {
     /// A short why for two tracks being near: "same key, 3 BPM apart, similar brightness". Key and tempo
-    /// (when both tempi are trusted) first (what a DJ checks), then up to two named traits on which the two are closest, or the group
-    /// that is closest when no named trait is.
+    /// (when both tempi are trusted) first (what a DJ checks), then up to two named traits on which the two
+    /// are closest, or the group that is closest when no named trait is.
     public func why(_ a: Int, _ b: Int) -> String {
         var parts: [String] = []
         if let ka = key(a), let kb = key(b) {

@@ -50,8 +50,8 @@ public enum AnalysisTags {
         let replayGain = fields.contains(.replayGain)
         // Gating blocks are fetched per album below, not for the whole library at once (tens of KB a track).
         let tracks = try database.writer.read { db in try AnalysisQueries.forTags(db, rootPath: rootPath) }.map { row -> Track in
-            Track(fileId: row.fileId, path: row.path, codec: row.codec, bpm: row.bpm, bpmConfidence: row.bpmConfidence, key: row.key.flatMap(MusicalKey.init(name:)),
-                  lufs: row.lufs, truePeakDB: row.truePeakDB,
+            Track(fileId: row.fileId, path: row.path, codec: row.codec, bpm: row.bpm, bpmConfidence: row.bpmConfidence,
+                  key: row.key.flatMap(MusicalKey.init(name:)), lufs: row.lufs, truePeakDB: row.truePeakDB,
                   album: row.album.map { AlbumKey(folder: (row.path as NSString).deletingLastPathComponent, album: $0, albumArtist: row.albumArtist ?? "") })
         }
         var notes: [String] = []
@@ -83,7 +83,11 @@ public enum AnalysisTags {
         for t in tracks where wanted?.contains(t.path) ?? true {
             var edit = TagEdit()
             if fields.contains(.bpm), let b = t.bpm {
-                if (t.bpmConfidence ?? 0) >= minBPMConfidence { edit.set["BPM"] = [String(Int(b.rounded()))] } else { unsure += 1 }
+                if (t.bpmConfidence ?? 0) >= minBPMConfidence {
+                    edit.set["BPM"] = [String(Int(b.rounded()))]
+                } else {
+                    unsure += 1
+                }
             }
             if fields.contains(.key), let k = t.key { edit.set["INITIALKEY"] = [k.tagValue] }
             if replayGain, let lufs = t.lufs {
