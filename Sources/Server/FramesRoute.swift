@@ -11,13 +11,13 @@ struct FramesRoute: Sendable {
 
     func frames(_ request: Request, context: some RequestContext) async throws -> Response {
         let query = try QueryString(request.uri.query)
-        let input = try query.required("relative_path")
+        let readings = try query.pathReadings("relative_path")
         let format = query["format"] ?? "json"
         guard format == "json" || format == "bytes" else {
             throw APIError(.badRequest, "format must be json or bytes")
         }
         let open = try library.current()
-        let resolution = try open.resolve(input)
+        let resolution = try open.resolve(try open.pathReading(readings))
         if let failure = resolution.apiError { throw failure }
         let path = resolution.resolved!
         let stored = try library.read(in: open) { open, db in try ServeQueries.frames(db, rootId: open.rootId, path: path) }

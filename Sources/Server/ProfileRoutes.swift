@@ -12,9 +12,9 @@ struct ProfileRoutes: Sendable {
 
     func profile(_ request: Request, context: some RequestContext) async throws -> Response {
         let query = try QueryString(request.uri.query)
-        let input = try query.required("relative_path")
+        let readings = try query.pathReadings("relative_path")
         let open = try library.current()
-        return JSONBody.response(try lookup(input, in: open).get())
+        return JSONBody.response(try lookup(try open.pathReading(readings), in: open).get())
     }
 
     /// GET `?paths=a,b,c` (the companion's form; a name with a comma is put back together when the joined
@@ -35,7 +35,7 @@ struct ProfileRoutes: Sendable {
             // same database, even when it is replaced meanwhile.
             let current = try library.current()
             open = current
-            paths = try Self.commaSeparated(try query.required("paths"), limit: options.maxPaths) {
+            paths = try Self.commaSeparated(try query.pathReadings("paths"), limit: options.maxPaths) {
                 try current.resolveExactly($0).isExact
             }
         }
@@ -60,26 +60,37 @@ struct ProfileRoutes: Sendable {
     /// they asked for fragments, each answered with a 404 or a guess, and never for the path the client
     /// sent. A fragment that is not itself a library file's path is joined with the ones after it (the
     /// longest run first, up to `lookahead`) when together they are one (`isFile`: strategies 1–2).
-    /// A list of more than four times `limit` fragments is left as split: it is refused for its length.
-    static func commaSeparated(_ text: String, limit: Int, lookahead: Int = 8,
+    /// `readings` are the list's readings (`QueryString.pathReadings`: with `+` as a space, then as itself),
+    /// whose commas stand at the same places; each path is taken in the first reading that is a file, else
+    /// in the first. A list of more than four times `limit` fragments is left as split: it is refused for
+    /// its length.
+    static func commaSeparated(_ readings: [String], limit: Int, lookahead: Int = 8,
                                isFile: (String) throws -> Bool) throws -> [String] {
-        let fragments = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        guard fragments.count > 1, fragments.count <= 4 * limit else {
+        let split = readings.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let fragments = split[0]
+        guard fragments.count <= 4 * limit, fragments.count > 1 || readings.count > 1 else {
             return fragments.filter { !$0.isEmpty }
+        }
+        /// The fragments `range` joined, in the first reading that is a library file.
+        func file(_ range: ClosedRange<Int>) throws -> String? {
+            for fragments in split {
+                let path = fragments[range].joined(separator: ",")
+                if !path.isEmpty, try isFile(path) { return path }
+            }
+            return nil
         }
         var paths: [String] = []
         var i = 0
         while i < fragments.count {
+            var path = try file(i...i)
             var end = i
-            if !fragments[i].isEmpty, !(try isFile(fragments[i])) {
-                for j in stride(from: min(fragments.count - 1, i + lookahead), to: i, by: -1)
-                where try isFile(fragments[i...j].joined(separator: ",")) {
-                    end = j
-                    break
+            if path == nil, !fragments[i].isEmpty {
+                for j in stride(from: min(fragments.count - 1, i + lookahead), to: i, by: -1) {
+                    if let joined = try file(i...j) { path = joined; end = j; break }
                 }
             }
-            let path = fragments[i...end].joined(separator: ",")
-            if !path.isEmpty { paths.append(path) }
+            let taken = path ?? fragments[i]
+            if !taken.isEmpty { paths.append(taken) }
             i = end + 1
         }
         return paths

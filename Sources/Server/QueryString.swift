@@ -2,20 +2,32 @@
 /// UTF-8 with no NUL. Hummingbird's own parser hands back the raw text when decoding fails, which would
 /// send `%ff` to the resolver as a file name; here it is a 400.
 struct QueryString {
-    private var values: [(String, String)] = []
+    private var values: [(name: String, value: String, plusKept: String?)] = []
 
     init(_ query: String?) throws {
         guard let query, !query.isEmpty else { return }
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = try Self.decode(parts[0], what: "parameter name")
-            let value = parts.count > 1 ? try Self.decode(parts[1], what: "value of \(name)") : ""
-            values.append((name, value))
+            let raw = parts.count > 1 ? parts[1] : ""
+            let value = try Self.decode(raw, what: "value of \(name)")
+            let plusKept = raw.contains("+") ? try Self.decode(raw, what: "value of \(name)", keepingPlus: true) : nil
+            values.append((name, value, plusKept))
         }
     }
 
     /// The first value of `name`, or nil.
-    subscript(_ name: String) -> String? { values.first { $0.0 == name }?.1 }
+    subscript(_ name: String) -> String? { values.first { $0.name == name }?.value }
+
+    /// The readings of `name`'s first value as a path: the form encoding's (`+` a space) first, then, when
+    /// the value held a `+`, the one that keeps it. Swift's `URLComponents` and hand-built URLs leave the `+`
+    /// of a file name ("Rock + Roll.flac") unencoded, so either may be what the client meant; the route
+    /// takes the first that names a library file (`ServedLibrary.Open.pathReading`). A 400 when absent or
+    /// empty, as `required`.
+    func pathReadings(_ name: String) throws -> [String] {
+        let value = try required(name)
+        return [value] + (values.first { $0.name == name }?.plusKept.map { [$0] } ?? [])
+    }
 
     /// The first value of `name`; a 400 naming it when absent or empty.
     func required(_ name: String) throws -> String {
@@ -34,7 +46,7 @@ struct QueryString {
         return value
     }
 
-    static func decode(_ text: Substring, what: String) throws -> String {
+    static func decode(_ text: Substring, what: String, keepingPlus: Bool = false) throws -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var i = text.utf8.startIndex
@@ -51,7 +63,7 @@ struct QueryString {
                 i = utf8.index(h, offsetBy: 2)
                 continue
             }
-            bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            bytes.append(byte == UInt8(ascii: "+") && !keepingPlus ? UInt8(ascii: " ") : byte)
             i = utf8.index(after: i)
         }
         guard !bytes.contains(0) else { throw APIError(.badRequest, "the \(what) contains a NUL byte") }

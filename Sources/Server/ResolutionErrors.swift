@@ -7,6 +7,13 @@ extension ServedLibrary.Open {
         do { return try resolver.resolve(input) } catch { throw APIError.unavailable(ServedLibrary.describe(error)) }
     }
 
+    /// Of the readings of one path parameter (`QueryString.pathReadings`), the first that names a library
+    /// file exactly (strategies 1–2), or the first reading when none does, to be resolved with guesses.
+    func pathReading(_ readings: [String]) throws -> String {
+        guard readings.count > 1 else { return readings[0] }
+        return try readings.first { try resolveExactly($0).isExact } ?? readings[0]
+    }
+
     /// Strategies 1–2 only (`PathResolver.resolveExactly`); a database failure on the way is a 503.
     func resolveExactly(_ input: String) throws -> Resolution {
         do { return try resolver.resolveExactly(input) } catch { throw APIError.unavailable(ServedLibrary.describe(error)) }

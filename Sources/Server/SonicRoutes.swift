@@ -11,15 +11,15 @@ struct SonicRoutes: Sendable {
 
     func similar(_ request: Request, context: some RequestContext) async throws -> Response {
         let query = try QueryString(request.uri.query)
-        let input = try query.required("relative_path")
+        let readings = try query.pathReadings("relative_path")
         let count = try query.integer("n", default: 10, in: 1...options.maxTracks)
-        let report = SimilarReport.make(try await locate(input), count: count)
+        let report = SimilarReport.make(try await locate(readings), count: count)
         return JSONBody.response(report.json())
     }
 
     func mix(_ request: Request, context: some RequestContext) async throws -> Response {
         let query = try QueryString(request.uri.query)
-        let seed = try query.required("seed")
+        let seed = try query.pathReadings("seed")
         let count = try query.integer("n", default: 25, in: 1...options.maxTracks)
         guard let format = MixReport.Format(rawValue: query["format"] ?? "json") else {
             throw APIError(.badRequest, "format must be json or m3u")
@@ -32,8 +32,9 @@ struct SonicRoutes: Sendable {
 
     /// The track in the space: 400 when the path is refused, 404 with the paths tried when it is not in the
     /// library, 404 when it has no feature vector yet.
-    private func locate(_ input: String) async throws -> SonicQuery {
+    private func locate(_ readings: [String]) async throws -> SonicQuery {
         let open = try library.current()
+        let input = try open.pathReading(readings)
         let space: SonicSpace?
         do { space = try await cache.space(for: open) } catch let error as APIError { throw error } catch {
             throw APIError.unavailable(ServedLibrary.describe(error))

@@ -10,6 +10,13 @@ final class QueryStringTests: XCTestCase {
         XCTAssertNil(query["missing"])
     }
 
+    func testAPathWithAPlusHasBothReadingsTheFormsFirst() throws {
+        let query = try QueryString("relative_path=Rock%20+%20Roll.flac&plain=a%2Bb&none=")
+        XCTAssertEqual(try query.pathReadings("relative_path"), ["Rock   Roll.flac", "Rock + Roll.flac"])
+        XCTAssertEqual(try query.pathReadings("plain"), ["a+b"], "an encoded plus has one reading")
+        XCTAssertThrowsError(try query.pathReadings("none"), "empty, as `required`")
+    }
+
     func testRefusesWhatWouldReachTheResolverMangled() {
         for bad in ["p=%ff", "p=%00", "p=%2", "p=%g1", "%ff=1"] {
             XCTAssertThrowsError(try QueryString(bad), bad) { error in

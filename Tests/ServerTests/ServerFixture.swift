@@ -5,7 +5,7 @@ import TestSupport
 import XCTest
 
 /// A small analysed library shared by the server tests (they only read it): clicks padded with silence,
-/// two chord tracks, hiss, a file with a comma in its name, and a symlink that leads out of the root.
+/// two chord tracks (one with a `+` in its name), hiss, a file with a comma in its name, and a symlink that leads out of the root.
 struct ServerFixture: Sendable {
     var dir: String
     var library: String
@@ -24,7 +24,7 @@ struct ServerFixture: Sendable {
         try write(Synth.concat(Synth.silence(seconds: 1), Synth.clicks(bpm: 120, seconds: 6), Synth.silence(seconds: 1.5)),
                   "Beats/Album/01 Clicks.flac")
         try write(Synth.chords(Synth.cadence(tonic: 0, minor: false), timbre: .organ), "Chords/Album/01 Organ.flac")
-        try write(Synth.chords(Synth.cadence(tonic: 7, minor: false), timbre: .plucked), "Chords/Album/02 Plucked.flac")
+        try write(Synth.chords(Synth.cadence(tonic: 7, minor: false), timbre: .plucked), "Chords/Album/02 Plucked + Struck.flac")
         try write(Synth.noise(seconds: 5, rmsDBFS: -24, seed: 3), "Hiss/Album/01 Hiss.flac")
         try write(Synth.noise(seconds: 4, rmsDBFS: -30, seed: 4), "Hiss/Album/02 Quiet, Hiss.flac")
         try write(Synth.noise(seconds: 2, rmsDBFS: -20, seed: 5), "../outside.flac")

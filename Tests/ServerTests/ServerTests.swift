@@ -131,6 +131,31 @@ final class ServerTests: XCTestCase {
         }
     }
 
+    /// A `+` of a file name left unencoded (Swift's `URLComponents` does so) reads as a space in the form
+    /// encoding; the file is still found by its own path, as is the form-encoded path.
+    func testAPlusLeftUnencodedInAFileNameStillFindsTheFile() throws {
+        let f = try ServerFixture.get()
+        let name = "Chords/Album/02 Plucked + Struck.flac"
+        try withServer(database: f.db, library: f.library) { port in
+            for target in ["/smart-dj/profile?relative_path=Chords/Album/02%20Plucked%20+%20Struck.flac",
+                           "/smart-dj/profile?relative_path=Chords%2FAlbum%2F02+Plucked+%2B+Struck.flac"] {
+                let profile = try object(try RawHTTPClient.get(port: port, target))
+                XCTAssertEqual(profile["relative_path"] as? String, name, target)
+                XCTAssertEqual(profile["resolved_by"] as? Int, 1, target)
+            }
+            let bulk = try object(try RawHTTPClient.get(
+                port: port, "/smart-dj/bulk-profiles?paths=Chords/Album/02%20Plucked%20+%20Struck.flac,01+Organ.flac"))
+            XCTAssertEqual(Set(bulk.keys), [name, "01 Organ.flac"])
+            XCTAssertEqual((bulk[name] as? [String: Any])?["resolved_by"] as? Int, 1)
+            let frames = try RawHTTPClient.get(port: port, "/visualizer/frames?relative_path=Chords/Album/02%20Plucked%20+%20Struck.flac")
+            XCTAssertEqual(frames.status, 200, frames.text)
+            let similar = try object(try RawHTTPClient.get(port: port, "/similar?relative_path=Chords/Album/02%20Plucked%20+%20Struck.flac&n=1"))
+            XCTAssertEqual(similar["resolved"] as? String, name)
+            let mix = try object(try RawHTTPClient.get(port: port, "/mix?seed=Chords/Album/02%20Plucked%20+%20Struck.flac&n=2"))
+            XCTAssertEqual((mix["tracks"] as? [[String: Any]])?.first?["path"] as? String, name)
+        }
+    }
+
     /// The bad inputs: each gets a JSON error with the right status, and the server keeps serving.
     func testBadInputGetsAClearJSONErrorAndTheServerKeepsServing() throws {
         let f = try ServerFixture.get()
