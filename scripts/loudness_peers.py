@@ -7,8 +7,8 @@
 prints, per file and as a summary, the difference in integrated loudness, loudness range and true peak
 (Spindle − ffmpeg). ffmpeg prints one decimal, so differences up to 0.05 are rounding. Expect:
   - integrated loudness to agree within that rounding;
-  - loudness range to differ by tenths of an LU on short files: Spindle takes a 3 s short-term block
-    every second, as libebur128 does, and ffmpeg every 0.1 s;
+  - loudness range to agree within a few hundredths (both take a 3 s short-term block every 0.1 s, as
+    EBU Tech 3342 asks since 2016; libebur128, and so rsgain, takes one every second);
   - true peak to differ on clipped masters, where the value depends on the interpolator: Spindle uses
     BS.1770's 4× polyphase filter (12 taps per phase), ffmpeg resamples to 192 kHz.
 With --reference (needs scipy and soundfile), the true peak is also measured with a ×16 Kaiser-windowed

@@ -63,6 +63,18 @@ final class LoudnessTests: XCTestCase {
         }
     }
 
+    /// Tech 3342 (2016) takes short-term values at 10 Hz or more. A level alternating every second (−20 and
+    /// −40 dBFS) puts between 1 and 2 s of the loud part in a 3 s window, evenly spread as the window slides:
+    /// the range is then the spread between the windows holding 1.1 s and 1.95 s of it (the 10th and 95th
+    /// percentiles), 2.4 LU. A 1 s grid of windows sees only the two extremes, 1 s and 2 s, and reads 2.95.
+    func testLoudnessRangeSamplesShortTermLoudnessTenTimesASecond() throws {
+        let alternating = toneSequence((0..<30).flatMap { _ in [(-20.0, 1.0), (-40.0, 1.0)] })
+        let quiet = pow(10, -20.0 / 10)     // the quiet part's energy relative to the loud part's
+        func window(loudSeconds a: Double) -> Double { 10 * log10((a + (3 - a) * quiet) / 3) }
+        let expected = window(loudSeconds: 1.95) - window(loudSeconds: 1.1)
+        XCTAssertEqual(try XCTUnwrap(loudness(alternating).rangeLU), expected, accuracy: 0.15)
+    }
+
     /// Tech 3341 true-peak signals as described there: tones whose samples miss the waveform's crest by a
     /// known phase, so the sample peak lies below the true peak; tolerance +0.2 / −0.4 dB.
     func testTruePeakOfIntersampleTones() throws {

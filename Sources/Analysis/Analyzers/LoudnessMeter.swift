@@ -18,8 +18,11 @@ public struct LoudnessResult: Sendable, Equatable, Codable {
 }
 
 /// EBU R128 / ITU-R BS.1770-4 meter: K-weighted mean square in 100 ms sub-blocks, 400 ms gating blocks
-/// every 100 ms (75 % overlap) for integrated loudness, 3 s short-term blocks every second for the
-/// loudness range (the hop libebur128 uses), plus sample and true peak.
+/// every 100 ms (75 % overlap) for integrated loudness, 3 s short-term blocks every 100 ms for the
+/// loudness range, plus sample and true peak. EBU Tech 3342 (2016) asks for short-term values at 10 Hz or
+/// more (consecutive windows overlapping by at least 2.9 s), as ffmpeg's ebur128 filter takes them;
+/// libebur128's hop of 1 s, which version 1 of this meter followed, samples a track's changes of level
+/// at a grid's whim and reads up to 0.5 LU low on music.
 public final class LoudnessMeter: Analyzer {
     private let channels: Int
     private let filter: KWeighting
@@ -117,9 +120,7 @@ public final class LoudnessMeter: Analyzer {
             let last4 = recent[(recent.count - 4)...].reduce(0, +)
             blocks.add(energy: last4 / (4 * n))
         }
-        if subBlocksDone >= 30, (subBlocksDone - 30) % 10 == 0 {
-            shortTerm.add(energy: recent.reduce(0, +) / (30 * n))
-        }
+        if subBlocksDone >= 30 { shortTerm.add(energy: recent.reduce(0, +) / (30 * n)) }
     }
 
     public func finish() -> LoudnessResult {
@@ -133,7 +134,7 @@ public final class LoudnessMeter: Analyzer {
 
 extension LoudnessMeter {
     public static let entry = AnalyzerEntry(
-        name: "loudness", version: 1, needsMono: false,
+        name: "loudness", version: 2, needsMono: false,
         outputs: ["lufs_integrated", "loudness_range_lu", "true_peak_dbtp", "sample_peak_dbfs", "replaygain_track_gain_db",
                   "loudness_blocks"],
         make: { format, _ in LoudnessMeter(format: format) },
