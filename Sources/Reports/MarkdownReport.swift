@@ -21,21 +21,42 @@ enum MarkdownReport {
         return out
     }
 
-    /// Text from tags, file names and rules as inert Markdown: Markdown's own punctuation (links, images,
-    /// emphasis, table pipes) backslash-escaped, on one line, then HTML escaped as the HTML report escapes it.
+    /// Text from tags, file names and rules as inert Markdown that still reads as itself in a terminal:
+    /// only what could start markup is backslash-escaped (CommonMark renders `\x` as `x` for any ASCII
+    /// punctuation): code, emphasis, links and images (`[`), raw HTML and autolinks (`<`), table pipes,
+    /// strikethrough, math (`$`), a closing heading `#`, an `_` that could open or close emphasis (not one
+    /// inside a word, as in file names), and a `&` that starts an entity reference (`&copy;`, not `R&B`).
+    /// Line breaks become spaces. Quotes, parentheses and braces stay as they are: "R&B from GENRE 'R&B'".
     static func cell(_ s: String) -> String {
+        let chars = Array(s)
         var out = ""
-        for c in s {
+        out.reserveCapacity(chars.count)
+        for (i, c) in chars.enumerated() {
             switch c {
-            case "\\", "`", "*", "_", "[", "]", "(", ")", "#", "!", "|", "~", "{", "}":
+            case "\\", "`", "*", "[", "]", "<", "|", "~", "$", "#":
                 out.append("\\")
                 out.append(c)
+            case "_" where !(i > 0 && i + 1 < chars.count && isWordCharacter(chars[i - 1]) && isWordCharacter(chars[i + 1])):
+                out.append("\\_")
+            case "&" where startsEntity(chars, at: i):
+                out.append("\\&")
             case "\n", "\r", "\t":
                 out.append(" ")
             default:
                 out.append(c)
             }
         }
-        return HTMLReport.escape(out)
+        return out
+    }
+
+    private static func isWordCharacter(_ c: Character) -> Bool { c.isLetter || c.isNumber }
+
+    /// Whether `&` at `i` begins `&name;`, `&#123;` or `&#x1F;`: what CommonMark reads as a character.
+    private static func startsEntity(_ chars: [Character], at i: Int) -> Bool {
+        var j = i + 1
+        if j < chars.count, chars[j] == "#" { j += 1 }
+        let start = j
+        while j < chars.count, chars[j].isASCII, chars[j].isLetter || chars[j].isNumber { j += 1 }
+        return j > start && j < chars.count && chars[j] == ";"
     }
 }

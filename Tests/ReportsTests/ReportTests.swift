@@ -158,9 +158,21 @@ final class ReportInjectionTests: XCTestCase {
 
     func testMarkdownPassesNoHTMLOrLinksThrough() {
         let md = ReportFormat.md.render(hostile)
-        XCTAssertFalse(md.contains("<img"), md)
-        XCTAssertFalse(md.contains("<b>"), md)
-        XCTAssertTrue(md.contains("&lt;img"), md)
+        // Every < is backslash-escaped: CommonMark then shows it and starts no tag.
+        XCTAssertNil(md.range(of: #"(^|[^\\])<"#, options: .regularExpression), md)
+        XCTAssertTrue(md.contains("\\<img"), md)
+        XCTAssertTrue(md.contains("\\<b>bold\\</b>"), md)
         XCTAssertFalse(md.contains("[click](javascript"), "a link from a tag stays text: \(md)")
+        XCTAssertEqual(MarkdownReport.cell("&copy; &#169; &#xA9;"), "\\&copy; \\&\\#169; \\&\\#xA9;", "entities stay text")
+        XCTAssertEqual(MarkdownReport.cell("_intro_ *x* a|b `c` ~~d~~ $e$ #"), "\\_intro\\_ \\*x\\* a\\|b \\`c\\` \\~\\~d\\~\\~ \\$e\\$ \\#")
+    }
+
+    /// Escaped only where markup could start, the text reads as itself in a terminal too: the rule names,
+    /// quotes, ampersands and file names of an everyday explanation come through untouched.
+    func testMarkdownLeavesEverydayTextReadable() {
+        for text in ["genre R&B from GENRE 'R&B' (an alias)", "rule {decade} {genre}", "Artist/Album/01_intro_take_2.flac",
+                     "\"Hello, Goodbye\" – 2010s > 2000s"] {
+            XCTAssertEqual(MarkdownReport.cell(text), text)
+        }
     }
 }
