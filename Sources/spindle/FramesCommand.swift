@@ -7,9 +7,12 @@ struct FramesCommand: ParsableCommand {
         commandName: "frames",
         abstract: "Visualiser frames of one analysed file.",
         discussion: """
-            Reads the stored frames of FILE (relative to the library root, or absolute inside it). A file \
-            that has not been analysed is analysed on the spot (frames only). --json prints an array of \
-            frames, each an array of band levels from 0 to 1.
+            Reads the stored frames of FILE: relative to the library root or to the current folder, or \
+            absolute inside the root; when nothing is there, a player's or server's path (`/music/...`, a \
+            tag-built path, a file name) found by the four-strategy resolver, as `similar` finds it. The \
+            library is --library's, or the one the database knows. A file that has not been analysed is \
+            analysed on the spot (frames only). --json prints an array of frames, each an array of band \
+            levels from 0 to 1.
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -135,6 +135,10 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(array.count, 285)
         XCTAssertEqual(array.first?.count, 32)
         XCTAssertTrue(array.joined().allSatisfy { $0 >= 0 && $0 <= 1 })
+        // A player's path, with the library the database knows: found by the resolver, as `similar` finds it.
+        let played = try CLI.run(["--db", db, "frames", "/music/A/one.flac", "--json"])
+        XCTAssertEqual(played.status, 0, played.stderr)
+        XCTAssertEqual(try JSONSerialization.jsonObject(with: Data(played.stdout.utf8)) as? [[Double]], array)
     }
 
     /// A mistyped --db: commands that read what a scan stored say there is no database (exit 2) and create

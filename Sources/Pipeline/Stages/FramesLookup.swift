@@ -4,17 +4,28 @@ import Library
 import Store
 
 /// `spindle frames FILE`: the stored visualiser frames of a library file, or, for a file not analysed yet,
-/// frames computed on the spot. With a library, only files inside it are read: through their folder chain,
-/// following a symlink only to a target inside the root. Without one, any file, as `inspect` does.
+/// frames computed on the spot. With a library (given, or the one the database knows), only files inside it
+/// are read: through their folder chain, following a symlink only to a target inside the root. Without one,
+/// any file, as `inspect` does.
+///
+/// FILE is read as typed first (relative to the root, to the current folder, or absolute inside the root);
+/// when nothing is there, as a player's or server's path through the four-strategy resolver, as `similar`
+/// and the read API's `/visualizer/frames` take it.
 public enum FramesLookup {
     public static func frames(of file: String, settings: Settings) throws -> VisualFrames {
-        guard let library = settings.libraryPath, let root = try? LibraryRoot(path: library) else {
+        let database = FileManager.default.fileExists(atPath: settings.databasePath)
+            ? try SpindleDatabase(path: settings.databasePath) : nil
+        guard let library = try? LibraryJobs.libraryPath(settings, database: database),
+              let root = try? LibraryRoot(path: library) else {
             return try compute(path: file, settings: settings)
         }
-        let candidates = root.candidates(forTyped: file).filter { !$0.isEmpty }
+        var candidates = root.candidates(forTyped: file).filter { !$0.isEmpty }
+        if let database, !candidates.contains(where: { exists($0, in: root) }),
+           let resolved = try PathResolver(database: database, root: root).resolve(file).resolved {
+            candidates = [resolved]
+        }
         guard let first = candidates.first else { throw ConfigurationError("\(file) is outside the library root \(root.path)") }
-        if FileManager.default.fileExists(atPath: settings.databasePath) {
-            let database = try SpindleDatabase(path: settings.databasePath)
+        if let database {
             for relative in candidates {
                 if let stored = try database.writer.read({ db in try AnalysisQueries.frames(db, rootPath: root.path, path: relative) }) {
                     return VisualFrames(fps: stored.fps, bands: stored.bands, data: [UInt8](stored.data))
@@ -31,6 +42,12 @@ public enum FramesLookup {
         }
         guard let confined else { throw PipelineError("\(file): \(refusal?.reason ?? "no such file")") }
         return try withExtendedLifetime(confined) { try compute(path: confined.path, display: file, settings: settings) }
+    }
+
+    /// Whether anything (a file, a folder, a symlink) is at `relative` under the root.
+    private static func exists(_ relative: String, in root: LibraryRoot) -> Bool {
+        var info = stat()
+        return lstat(root.path + "/" + relative, &info) == 0
     }
 
     private static func compute(path: String, display: String? = nil, settings: Settings) throws -> VisualFrames {
