@@ -36,9 +36,14 @@ public enum AudioDecoders {
             throw DecodeError(.unreadable, path: path, reason: "cannot stat (\(String(cString: strerror(errno))))")
         }
         guard (st.st_mode & S_IFMT) == S_IFREG else {
-            // A folder reaches here only when nothing under it is an audio file (inspect expands the others).
-            let reason = (st.st_mode & S_IFMT) == S_IFDIR ? "a folder with no audio files under it" : "not a regular file"
-            throw DecodeError(.notAudio, path: path, reason: reason)
+            // A folder reaches here only when the walk found no audio file under it (inspect expands the others):
+            // it holds none, or it cannot be read, which is not the same news.
+            guard (st.st_mode & S_IFMT) == S_IFDIR else { throw DecodeError(.notAudio, path: path, reason: "not a regular file") }
+            guard let folder = opendir(path) else {
+                throw DecodeError(.unreadable, path: path, reason: "a folder that cannot be read (\(String(cString: strerror(errno))))")
+            }
+            closedir(folder)
+            throw DecodeError(.notAudio, path: path, reason: "a folder with no audio files under it")
         }
         let container = try ContainerSniffer.sniff(path: path)
         let decoder: any AudioDecoder

@@ -14,6 +14,9 @@ public struct ScanReport: Sendable {
     public var unchanged = 0
     /// Changed or moved files whose audio is as it was (their tags were edited): they keep their analysis.
     public var retagged = 0
+    /// Indexed files the walk could not look at (under a folder it could not open, or not stat-able): left
+    /// as they were, not marked missing.
+    public var unreadable = 0
     public var skipped: [SkippedEntry] = []
     public var seconds = 0.0
 }
@@ -148,7 +151,18 @@ public final class LibraryScanner {
         var vanishedByKey: [String: [FileRecord]] = [:]
         var vanishedByAudio: [String: [FileRecord]] = [:]
         var vanished: [FileRecord] = []
+        // A folder that could not be opened (permissions, a stale network handle, an I/O error) hides its files
+        // from the walk, not from the disk: as with a root that is not mounted, absence of sight is not a
+        // deletion, and marking them missing would take them out of every genre and playlist until it heals.
+        let unseen = report.skipped.filter(\.unreadable).map(\.relativePath)
+        func isUnseen(_ path: String) -> Bool {
+            unseen.contains { $0.isEmpty || path == $0 || path.hasPrefix($0 + "/") }
+        }
         for record in known where !seenPaths.contains(record.path) {
+            if !unseen.isEmpty, isUnseen(record.path) {
+                if record.status == .present { report.unreadable += 1 }
+                continue
+            }
             if let key = record.contentKey { vanishedByKey[key, default: []].append(record) }
             if let key = record.audioKey { vanishedByAudio[key, default: []].append(record) }
             vanished.append(record)

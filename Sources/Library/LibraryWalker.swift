@@ -12,6 +12,15 @@ public struct WalkedFile: Sendable {
 public struct SkippedEntry: Sendable, Equatable {
     public var relativePath: String
     public var reason: String
+    /// The walk could not look at it (a folder it could not open, an entry it could not stat): what the
+    /// index holds there may still be on disk, unseen.
+    public var unreadable = false
+
+    public init(relativePath: String, reason: String, unreadable: Bool = false) {
+        self.relativePath = relativePath
+        self.reason = reason
+        self.unreadable = unreadable
+    }
 }
 
 /// Walks a library root without ever leaving it: directory symlinks are not followed (no loops, no
@@ -35,7 +44,7 @@ public struct LibraryWalker {
         let absolute = relative.isEmpty ? root : root + "/" + relative
         guard let dir = opendir(absolute) else {
             let reason = errno == ENAMETOOLONG ? "path longer than the system limit" : String(cString: strerror(errno))
-            skipped(SkippedEntry(relativePath: relative, reason: "cannot open folder: \(reason)"))
+            skipped(SkippedEntry(relativePath: relative, reason: "cannot open folder: \(reason)", unreadable: true))
             return
         }
         defer { closedir(dir) }
@@ -73,7 +82,7 @@ public struct LibraryWalker {
                 // Audio that cannot be stat'ed, or a folder too deep to enter, is reported; other names are not ours.
                 if AudioFileTypes.isAudio(name) || directory || errno == ENAMETOOLONG {
                     let reason = errno == ENAMETOOLONG ? "path longer than the system limit" : String(cString: strerror(errno))
-                    skipped(SkippedEntry(relativePath: childRelative, reason: "cannot stat: \(reason)"))
+                    skipped(SkippedEntry(relativePath: childRelative, reason: "cannot stat: \(reason)", unreadable: true))
                 }
                 continue
             }

@@ -188,6 +188,45 @@ final class HostileInputTests: LibraryTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: db))
     }
 
+    /// A folder the walk cannot open (its mode, a stale network share) hides its files from the scan, not from
+    /// the disk: they stay present with their analysis, as a root that is not mounted does. They had been
+    /// marked missing, and `inspect` of the folder said "a folder with no audio files under it".
+    func testFilesInAFolderThatCannotBeReadAreNotMarkedMissing() throws {
+        for path in ["A/1.flac", "B/2.flac", "B/3.flac"] {
+            try FileManager.default.createDirectory(atPath: library + "/" + (path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try Synth.write(Synth.clicks(bpm: 120, seconds: 2), to: library + "/" + path, format: .flac16)
+        }
+        // The unprivileged user writes the database beside the library and reads every file until B is closed.
+        for path in [dir, library, library + "/A", library + "/B"] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: path)
+        }
+        let closed = library + "/B"
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: closed) }
+        guard let first = try CLI.runUnprivileged(["--db", db, "--library", library, "scan"]) else {
+            throw XCTSkip("no unprivileged user can run the built spindle here")
+        }
+        XCTAssertEqual(first.status, 0, first.stderr)
+        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: closed)
+        let scan = try XCTUnwrap(CLI.runUnprivileged(["--db", db, "--library", library, "scan", "--json"]))
+        XCTAssertEqual(scan.status, 0, scan.stderr)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as? [String: Any])
+        let counts = try XCTUnwrap(report["scan"] as? [String: Any])
+        XCTAssertEqual(counts["missing"] as? Int, 0, "\(counts)")
+        XCTAssertEqual(counts["unreadable"] as? Int, 2, "\(counts)")
+        XCTAssertEqual(counts["skipped"] as? Int, 1, "the folder is reported: \(counts)")
+        let inspect = try XCTUnwrap(CLI.runUnprivileged(["inspect", closed]))
+        XCTAssertEqual(inspect.status, 3)
+        XCTAssertTrue((inspect.stdout + inspect.stderr).contains("a folder that cannot be read (Permission denied)"),
+                      inspect.stdout + inspect.stderr)
+        // Readable again: nothing was lost, nothing comes back as new.
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: closed)
+        let again = try XCTUnwrap(CLI.runUnprivileged(["--db", db, "--library", library, "scan", "--json"]))
+        let after = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])?["scan"] as? [String: Any])
+        XCTAssertEqual(after["unchanged"] as? Int, 3, "\(after)")
+        XCTAssertEqual(after["new"] as? Int, 0, "\(after)")
+    }
+
     func testFramesDoesNotDecodeASymlinksOutsideTarget() throws {
         try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: dir + "/outside.flac", format: .flac16)
         try FileManager.default.createSymbolicLink(atPath: library + "/link.flac", withDestinationPath: dir + "/outside.flac")

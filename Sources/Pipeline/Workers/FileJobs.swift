@@ -41,13 +41,15 @@ enum FileJobs {
     /// Files named on the command line, each folder replaced by the audio files a library scan would find
     /// under it (hidden entries and Spindle's own temporaries passed over), in path order and named from the
     /// folder as typed; anything else as it came (a missing file is that file's error, not the command's,
-    /// and so is a folder without audio).
+    /// and so is a folder without audio). A folder or file under it that the walk could not look at stays
+    /// in the list too, so that its error line says why it was not analysed instead of nothing.
     static func expandingFolders(_ targets: [String]) throws -> [String] {
         try targets.flatMap { target -> [String] in
             guard isFolder(target) else { return [target] }
             let folder = try LibraryRoot(path: target)
             var found: [String] = []
-            LibraryWalker(root: folder.path).walk(file: { found.append($0.relativePath) }, skipped: { _ in })
+            LibraryWalker(root: folder.path).walk(file: { found.append($0.relativePath) },
+                                                  skipped: { if $0.unreadable, !$0.relativePath.isEmpty { found.append($0.relativePath) } })
             // A folder without audio stays itself: its error line says so.
             guard !found.isEmpty else { return [target] }
             let prefix = target.hasSuffix("/") ? target : target + "/"
