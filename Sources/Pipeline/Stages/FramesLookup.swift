@@ -20,7 +20,10 @@ public enum FramesLookup {
             return try compute(path: file, settings: settings)
         }
         var candidates = root.candidates(forTyped: file).filter { !$0.isEmpty }
-        if let database, !candidates.contains(where: { exists($0, in: root) }),
+        let typedExists = exists(file)
+        // A file outside the library that only the database named: read as inspect reads it, as without a library.
+        if candidates.isEmpty, typedExists, settings.libraryPath == nil { return try compute(path: file, settings: settings) }
+        if let database, !typedExists, !candidates.contains(where: { exists(root.path + "/" + $0) }),
            let resolved = try PathResolver(database: database, root: root).resolve(file).resolved {
             candidates = [resolved]
         }
@@ -44,10 +47,10 @@ public enum FramesLookup {
         return try withExtendedLifetime(confined) { try compute(path: confined.path, display: file, settings: settings) }
     }
 
-    /// Whether anything (a file, a folder, a symlink) is at `relative` under the root.
-    private static func exists(_ relative: String, in root: LibraryRoot) -> Bool {
+    /// Whether anything (a file, a folder, a symlink) is at `path`.
+    private static func exists(_ path: String) -> Bool {
         var info = stat()
-        return lstat(root.path + "/" + relative, &info) == 0
+        return lstat(path, &info) == 0
     }
 
     private static func compute(path: String, display: String? = nil, settings: Settings) throws -> VisualFrames {
