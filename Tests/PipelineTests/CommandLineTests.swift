@@ -139,6 +139,11 @@ final class CommandLineTests: XCTestCase {
         let played = try CLI.run(["--db", db, "frames", "/music/A/one.flac", "--json"])
         XCTAssertEqual(played.status, 0, played.stderr)
         XCTAssertEqual(try JSONSerialization.jsonObject(with: Data(played.stdout.utf8)) as? [[Double]], array)
+        // A file of that name outside the library, as typed: that file, not the library's by its name.
+        try Synth.write(Synth.sine(frequency: 440, seconds: 2), to: dir + "/one.flac", format: .flac16)
+        let outside = try CLI.run(["--db", db, "frames", dir + "/one.flac", "--json"])
+        XCTAssertEqual(outside.status, 0, outside.stderr)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(outside.stdout.utf8)) as? [[Double]])?.count, 60)
     }
 
     /// A mistyped --db: commands that read what a scan stored say there is no database (exit 2) and create
