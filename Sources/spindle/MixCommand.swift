@@ -9,7 +9,8 @@ struct MixCommand: ParsableCommand {
         discussion: """
             Takes the seed's nearest tracks and orders them so that each follows the last smoothly: close in \
             timbre, tempo within 4 % (or at half or double), keys compatible on the circle of fifths (same, \
-            relative, a fifth apart), never the same artist twice in a row. The seed comes first. \
+            relative, a fifth apart), never the same artist twice in a row. The seed comes first. A library \
+            that runs out of tracks that may follow gives a shorter mix, and a line on standard error says so. \
             --format m3u (default) prints an extended M3U with absolute paths, ready for a player; json \
             prints {"seed", "resolved", "tracks": [{"path", "artist", "title", "bpm", "key", "distance", \
             "transition"}]}. Exit code 3 when SEED resolves to no analysed track.
@@ -29,6 +30,7 @@ struct MixCommand: ParsableCommand {
         try runCommand {
             let report = try MixReport.run(seed, count: n, settings: try global.settings())
             if report.query.problem != nil, format == "m3u" { printError(report.query.failure) }
+            if let shortfall = report.shortfall(asked: n), !global.quiet { printError(shortfall) }
             print(report.render(MixReport.Format(rawValue: format)!), terminator: format == "m3u" ? "" : "\n")
             return report.isAnswered ? 0 : 3
         }

@@ -97,6 +97,13 @@ final class SimilarityTests: LibraryTestCase {
         XCTAssertEqual(tracks.map { $0["path"] as? String }, paths.map { String($0.dropFirst(library.count + 1)) })
         XCTAssertEqual(tracks.first?["transition"] as? String, "seed")
         XCTAssertTrue((tracks.last?["transition"] as? String ?? "").contains("away"))
+        XCTAssertEqual(try spindle(["mix", "chords/chord0.flac", "-n", "5"]).stderr, "", "a full mix needs no word")
+        // More than the library's 13 tracks: a shorter mix, and a word on why (a mix had just come out short).
+        let long = try spindle(["mix", "chords/chord0.flac", "-n", "30"])
+        XCTAssertEqual(long.status, 0, long.stderr)
+        let count = long.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.count
+        XCTAssertLessThan(count, 13)
+        XCTAssertTrue(long.stderr.contains("mix of \(count) of the 30 tracks asked"), long.stderr)
     }
 
     // A VBR MP3 without its Xing header: TagLib 1.13 estimates its length from the first frame's bitrate

@@ -19,6 +19,15 @@ public struct MixReport: Sendable {
         return MixReport(query: query, steps: MixPlanner(space: space).plan(seed: row, count: count))
     }
 
+    /// Why the mix holds fewer tracks than `asked`, for the user (nil when it holds them all, or when the seed
+    /// was not found: that has its own message). A small library, or one artist's discography, runs out of
+    /// tracks that may follow.
+    public func shortfall(asked: Int) -> String? {
+        guard isAnswered, steps.count < asked else { return nil }
+        return "mix of \(steps.count) of the \(asked) tracks asked: no other track near the seed can follow "
+            + "(another encoding of a recording already in it, or the artist just played, never comes next)"
+    }
+
     public func render(_ format: Format) -> String {
         switch format {
         case .json: return json().serialized(pretty: true)
