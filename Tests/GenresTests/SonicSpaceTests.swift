@@ -175,6 +175,55 @@ final class MixPlannerTests: XCTestCase {
         XCTAssertEqual(Set(recordings).count, 12, "\(recordings)")
     }
 
+    /// Two songs as long as each other and alike in sound but in different keys are two recordings: the mix
+    /// had dropped the second as a copy of the first (the sonic space's chroma is relative to the key).
+    func testAnotherKeyIsAnotherRecordingHoweverAlikeTheSound() throws {
+        let base: [Float] = SonicFixture.names.map { _ in 0 }
+        func track(_ path: String, _ artist: String, tonic: Int, shift: Float, duration: Double = 180) -> TrackInput {
+            var v = base
+            v[0] = shift
+            return TrackInput(path: path, artist: artist, bpm: 120, features: v, key: MusicalKey(tonic: tonic, minor: false),
+                              duration: duration)
+        }
+        var tracks = [track("seed.flac", "A", tonic: 0, shift: 0), track("transposed.flac", "B", tonic: 7, shift: 0.01),
+                      track("copy.mp3", "C", tonic: 0, shift: 0.01)]
+        for i in 0..<8 { tracks.append(track("far/\(i).flac", "F\(i)", tonic: 0, shift: 3 + Float(i), duration: 200 + Double(i))) }
+        let space = try XCTUnwrap(SonicSpace(tracks, names: SonicFixture.names))
+        let planner = MixPlanner(space: space)
+        let seed = try XCTUnwrap(space.index(of: "seed.flac"))
+        let typical = { (_: Int) in 3.0 }
+        XCTAssertFalse(planner.isRepeat(seed, space.index(of: "transposed.flac")!, typical: typical))
+        XCTAssertTrue(planner.isRepeat(seed, space.index(of: "copy.mp3")!, typical: typical), "same key: another encoding")
+        let steps = planner.plan(seed: seed, count: 2)
+        XCTAssertEqual(space.tracks[steps[1].row].path, "transposed.flac")
+    }
+
+    /// Two encodings of one recording far from a seed in a dense neighbourhood, one padded with silence: the
+    /// mix takes one of them. They had both come in, their distance being measured against the seed's typical
+    /// neighbour distance (small here) and their lengths compared with the padding.
+    func testACopyFarFromTheSeedOrPaddedIsStillTheSameRecording() throws {
+        let base: [Float] = SonicFixture.names.map { _ in 0 }
+        func track(_ path: String, _ v0: Float, _ v1: Float, duration: Double, sounding: Double) -> TrackInput {
+            var v = base
+            v[0] = v0
+            v[1] = v1
+            return TrackInput(path: path, artist: path, bpm: 120, features: v, key: MusicalKey(tonic: 0, minor: false),
+                              duration: duration, soundingDuration: sounding)
+        }
+        var tracks: [TrackInput] = []
+        // A tight group around the seed, each of its own length.
+        for i in 0..<30 { tracks.append(track("near/\(i).flac", 0.02 * Float(i % 6), 0.02 * Float(i / 6), duration: 100 + 3 * Double(i), sounding: 99 + 3 * Double(i))) }
+        // The recording twice, out where tracks lie far apart: once as it was, once with 4 s of silence added.
+        tracks.append(track("far/song.flac", 3, 0, duration: 200, sounding: 199))
+        tracks.append(track("far/song padded.mp3", 3.15, 0, duration: 204, sounding: 199.1))
+        for i in 0..<6 { tracks.append(track("far/other\(i).flac", 3 + Float(i), 2 + Float(i), duration: 300 + 5 * Double(i), sounding: 299 + 5 * Double(i))) }
+        let space = try XCTUnwrap(SonicSpace(tracks, names: SonicFixture.names))
+        let steps = MixPlanner(space: space).plan(seed: space.index(of: "near/0.flac")!, count: 38)
+        let paths = steps.map { space.tracks[$0.row].path }
+        XCTAssertTrue(paths.contains("far/song.flac") != paths.contains("far/song padded.mp3"), "\(paths)")
+        XCTAssertEqual(steps.count, 37, "every other recording is in the mix")
+    }
+
     /// "A feat. B" right after "A" is the same artist twice in a row: it had counted as another artist.
     func testAGuestCreditIsStillTheSameArtist() throws {
         let base: [Float] = SonicFixture.names.map { _ in 0 }

@@ -27,7 +27,8 @@ public struct SonicLibrary: Sendable {
                                            country: t?.releaseCountry, bpm: row.bpm, lufs: row.lufs,
                                            loudnessRange: row.loudnessRange, features: vector,
                                            key: row.key.flatMap(MusicalKey.init(name:)), duration: row.decodedDuration ?? t?.durationS,
-                                           bpmConfidence: row.bpmConfidence, bpmAlternative: row.bpmAlternative))
+                                           bpmConfidence: row.bpmConfidence, bpmAlternative: row.bpmAlternative,
+                                           soundingDuration: row.soundingDuration))
         }
         return SonicLibrary(rows: rows, featureNames: names)
     }

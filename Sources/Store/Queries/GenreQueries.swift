@@ -17,13 +17,15 @@ public enum GenreQueries {
         /// The decoded length, when the file was analysed: exact where the tag reader's can be an estimate
         /// (TagLib reads a VBR MP3 without a Xing header from its first frame's bitrate).
         public var decodedDuration: Double?
+        /// Seconds from the end of leading silence to the start of trailing silence, when analysed.
+        public var soundingDuration: Double?
     }
 
     public static func inputs(_ db: Database, rootId: Int64) throws -> [Input] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT f.id, f.path, a.bpm, a.lufs_integrated, a.loudness_range_lu, a.key, a.features,
                    json_extract(a.analyzer_versions, '$.features'), t.file_id AS has_track, a.duration_s,
-                   a.bpm_confidence, a.bpm_alternative
+                   a.bpm_confidence, a.bpm_alternative, a.trail_silence_start_s - a.lead_silence_end_s
             FROM files f LEFT JOIN tracks t ON t.file_id = f.id
             LEFT JOIN analysis a ON a.file_id = f.id AND a.status = 'ok'
             WHERE f.root_id = ? AND f.status = 'present' ORDER BY f.path
@@ -33,7 +35,7 @@ public enum GenreQueries {
         return rows.map {
             Input(fileId: $0[0], path: $0[1], track: byId[$0[0]], bpm: $0[2], lufs: $0[3], loudnessRange: $0[4],
                   bpmConfidence: $0[10], bpmAlternative: $0[11], key: $0[5], features: $0[6], featuresVersion: $0[7],
-                  decodedDuration: $0[9])
+                  decodedDuration: $0[9], soundingDuration: $0[12])
         }
     }
 
