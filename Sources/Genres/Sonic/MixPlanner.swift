@@ -67,7 +67,8 @@ public struct MixPlanner: Sendable {
     func neighbourhood(of seed: Int, size: Int) -> [Neighbour] {
         let first = space.nearest(to: seed, count: size)
         // Typical distances are looked up only for pairs as long as each other in one key: few, in a library.
-        var typicals: [Int: Double] = [:]
+        // The seed's is in the list just fetched (`size` is at least 50, and a shorter list is the whole library).
+        var typicals: [Int: Double] = first.isEmpty ? [:] : [seed: first[min(Self.typicalRank, first.count - 1)].distance]
         func typical(_ row: Int) -> Double {
             if let known = typicals[row] { return known }
             let near = space.nearest(to: row, count: 2 * Self.typicalRank)

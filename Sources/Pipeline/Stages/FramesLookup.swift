@@ -23,7 +23,7 @@ public enum FramesLookup {
         let typedExists = exists(file)
         // A file outside the library that only the database named: read as inspect reads it, as without a library.
         if candidates.isEmpty, typedExists, settings.libraryPath == nil { return try compute(path: file, settings: settings) }
-        if let database, !typedExists, !candidates.contains(where: { exists(root.path + "/" + $0) }),
+        if let database, !typedExists, !candidates.contains(where: { exists(root.absolute($0)) }),
            let resolved = try PathResolver(database: database, root: root).resolve(file).resolved {
             candidates = [resolved]
         }
