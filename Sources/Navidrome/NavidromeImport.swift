@@ -31,6 +31,8 @@ public enum NavidromeImport {
             tracks = try NavidromeQueries.mediaFiles(navidromeDB: navidromeDB)
         } catch let error as NavidromeQueries.NotNavidrome {
             throw NavidromeError(error.description)
+        } catch let error as NavidromeQueries.CannotRead {
+            throw NavidromeError(error.description)
         }
         let resolver = try PathResolver(database: database, root: root)
         var report = Report()

@@ -106,6 +106,42 @@ final class NavidromeTests: XCTestCase {
         XCTAssertEqual(report.byStrategy[2], 108)
     }
 
+    /// Navidrome keeps its database in WAL mode, and once it stops the -wal and -shm files are gone. A user who
+    /// may read Navidrome's folder but not write it (Spindle's own user, beside a Navidrome container) could
+    /// not open the database: "SQLite error 8: attempt to write a readonly database".
+    func testImportReadsAStoppedNavidromesDatabaseFromAFolderItCannotWrite() throws {
+        try FileManager.default.createDirectory(atPath: library + "/A", withIntermediateDirectories: true)
+        try Synth.write(Synth.sine(frequency: 440, seconds: 0.2), to: library + "/A/one.flac", format: .flac16)
+        let folder = dir + "/navidrome-data"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let navidrome = folder + "/navidrome.db"
+        do {
+            let queue = try DatabaseQueue(path: navidrome)
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "CREATE TABLE media_file (id VARCHAR PRIMARY KEY, path VARCHAR, title VARCHAR)")
+                try db.execute(sql: "INSERT INTO media_file VALUES ('n1', '/music/A/one.flac', 'one')")
+            }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: navidrome + "-wal"), "closed, as a stopped Navidrome leaves it")
+        let before = try Data(contentsOf: URL(fileURLWithPath: navidrome))
+        for path in [dir, library, library + "/A"] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: path)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
+        let db = dir + "/unprivileged.db"
+        guard let scan = try CLI.runUnprivileged(["--db", db, "--library", library, "scan"]) else {
+            throw XCTSkip("no unprivileged user can run the built spindle here")
+        }
+        XCTAssertEqual(scan.status, 0, scan.stderr)
+        let imported = try XCTUnwrap(CLI.runUnprivileged(["--db", db, "navidrome", "import", "--navidrome-db", navidrome]))
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertTrue(imported.stdout.contains("1 of 1 tracks mapped"), imported.stdout + imported.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["navidrome.db"])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: navidrome)), before)
+    }
+
     func testRescanSucceeds() throws {
         let server = try StubHTTPServer(responses: [(200, #"{"subsonic-response":{"status":"ok","version":"1.16.1","scanStatus":{"scanning":true}}}"#)])
         let client = SubsonicClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, user: "admin",

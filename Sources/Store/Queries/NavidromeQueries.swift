@@ -20,9 +20,31 @@ public enum NavidromeQueries {
     /// paths relative to the library's folder) and the older (absolute paths). Any column may hold any type
     /// in SQLite (a NULL id, an integer title, a BLOB path): rows without an id or a path are passed over.
     public static func mediaFiles(navidromeDB path: String) throws -> [MediaFile] {
+        do {
+            do {
+                return try mediaFiles(opening: path, named: path)
+            } catch let error as DatabaseError where walNeedsAFolderItCannotWrite(error, path: path) {
+                // Navidrome keeps its database in WAL mode. While Navidrome runs, its -wal and -shm files exist and
+                // a reader needs only to read them; once it stops they are gone, and SQLite must create them to read
+                // at all, which a user who may only read Navidrome's folder cannot. No -wal file means no write is
+                // pending, so the main file alone is the whole database: read it as immutable, creating nothing.
+                let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+                return try mediaFiles(opening: "file:\(encoded)?immutable=1", named: path)
+            }
+        } catch let error as DatabaseError {
+            throw CannotRead(path: path, reason: error.message ?? "SQLite error \(error.resultCode.rawValue)")
+        }
+    }
+
+    static func walNeedsAFolderItCannotWrite(_ error: DatabaseError, path: String) -> Bool {
+        [.SQLITE_READONLY, .SQLITE_CANTOPEN].contains(error.resultCode)
+            && !FileManager.default.fileExists(atPath: path + "-wal")
+    }
+
+    private static func mediaFiles(opening location: String, named path: String) throws -> [MediaFile] {
         var config = Configuration()
         config.readonly = true
-        let navidrome = try DatabaseQueue(path: path, configuration: config)
+        let navidrome = try DatabaseQueue(path: location, configuration: config)
         return try navidrome.read { db -> [MediaFile]? in
             guard try db.tableExists("media_file") else { return nil }
             let columns = Set(try db.columns(in: "media_file").map(\.name))
@@ -39,6 +61,11 @@ public enum NavidromeQueries {
                                  albumArtist: text(row[5]), artist: text(row[6]), suffix: text(row[7]))
             }
         } ?? { throw NotNavidrome(path: path) }()
+    }
+
+    public struct CannotRead: Error, CustomStringConvertible {
+        public let path, reason: String
+        public var description: String { "cannot read Navidrome database \(path): \(reason)" }
     }
 
     public struct NotNavidrome: Error, CustomStringConvertible {
