@@ -6,12 +6,19 @@ import Store
 /// Both schemas are read: the newer one (`library` table, `media_file.path` relative to the library's
 /// folder) and the older one (absolute `media_file.path`, e.g. `/music/...`). A path that does not resolve
 /// is tried again as the tag-built path a Subsonic client would see (AlbumArtist/Album/Title.ext).
+///
+/// Navidrome since 0.58 may hold several libraries (music, audiobooks, another family member's), each with
+/// paths relative to its own folder. Only those whose tracks are this library's files are mapped: the tracks of
+/// another would otherwise be matched to files they merely share a relative path or a few words with.
 public enum NavidromeImport {
     public struct Report: Sendable {
+        /// Tracks of the Navidrome libraries found to be this one.
         public var total = 0
         public var mapped = 0
         public var byStrategy: [Int: Int] = [:]
         public var unresolved: [(id: String, path: String)] = []
+        /// Navidrome's other libraries, left out: name (folder) and track count, by name.
+        public var otherLibraries: [(library: String, tracks: Int)] = []
     }
 
     public static func run(navidromeDB: String, database: SpindleDatabase, root: LibraryRoot) throws -> Report {
@@ -36,13 +43,18 @@ public enum NavidromeImport {
         }
         let resolver = try PathResolver(database: database, root: root)
         var report = Report()
-        report.total = tracks.count
         var rows: [NavidromeTrackRecord] = []
+        let ours = try librariesOfThisRoot(tracks, resolver: resolver)
+        var others: [String: Int] = [:]
         for track in tracks {
-            var path = track.path
-            if let lib = track.libraryPath, !lib.isEmpty, path.hasPrefix(lib.hasSuffix("/") ? lib : lib + "/") {
-                path = String(path.dropFirst(lib.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            guard ours.contains(track.libraryId) else {
+                others[libraryLabel(track), default: 0] += 1
+                rows.append(NavidromeTrackRecord(navidromeId: track.id, fileId: nil, navidromePath: track.path,
+                                                 strategy: nil, tried: "[]"))
+                continue
             }
+            report.total += 1
+            let path = relativePath(track)
             var resolution = try resolver.resolve(path)
             var tried = resolution.tried
             if resolution.resolved == nil, let title = track.title {
@@ -68,8 +80,42 @@ public enum NavidromeImport {
                                              tried: jsonArray(tried)))
         }
         try database.writer.write { db in try NavidromeQueries.replaceMappings(db, rows) }
+        report.otherLibraries = others.sorted { $0.key < $1.key }.map { (library: $0.key, tracks: $0.value) }
         return report
     }
+
+    /// The track's path relative to its Navidrome library's folder (the newer schema's paths already are).
+    static func relativePath(_ track: NavidromeQueries.MediaFile) -> String {
+        guard let lib = track.libraryPath, !lib.isEmpty, track.path.hasPrefix(lib.hasSuffix("/") ? lib : lib + "/") else {
+            return track.path
+        }
+        return String(track.path.dropFirst(lib.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+    }
+
+    static func libraryLabel(_ track: NavidromeQueries.MediaFile) -> String {
+        let name = track.libraryName.map { "'\($0)'" } ?? "#\(track.libraryId ?? "?")"
+        return track.libraryPath.map { "\(name) (\($0))" } ?? name
+    }
+
+    /// The Navidrome libraries whose tracks are this library's files: those where at least half the tracks
+    /// are found at their own path (strategies 1–2, no guessing). With one library, or none passing, every
+    /// track is tried as before: a library scanned by Spindle under a folder layout Navidrome does not share
+    /// still maps by name and words.
+    static func librariesOfThisRoot(_ tracks: [NavidromeQueries.MediaFile], resolver: PathResolver) throws -> Set<String?> {
+        let byLibrary = Dictionary(grouping: tracks, by: \.libraryId)
+        guard byLibrary.count > 1 else { return Set(byLibrary.keys) }
+        var ours = Set<String?>()
+        for (library, members) in byLibrary {
+            // An even sample of a large library decides as well as all of it.
+            let step = max(1, members.count / sampleSize)
+            let sample = stride(from: 0, to: members.count, by: step).map { members[$0] }
+            let found = try sample.filter { try resolver.resolveExactly(relativePath($0)).isExact }.count
+            if 2 * found >= sample.count { ours.insert(library) }
+        }
+        return ours.isEmpty ? Set(byLibrary.keys) : ours
+    }
+
+    static let sampleSize = 500
 
     /// The paths tried, as the JSON array `navidrome_tracks.tried` holds.
     static func jsonArray(_ strings: [String]) -> String {

@@ -10,7 +10,11 @@ struct NavidromeCommand: ParsableCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Map Navidrome's tracks to library files (read-only on its database).",
-            discussion: "Stores Navidrome id → file in the table navidrome_tracks; unresolved tracks are listed.")
+            discussion: """
+                Stores Navidrome id → file in the table navidrome_tracks; unresolved tracks are listed. Of a Navidrome \
+                with several libraries, only those whose tracks are this library's files are mapped; the others are \
+                named and left out. Navidrome may run: its database is read, never written.
+                """)
         @OptionGroup var global: GlobalOptions
         @Option(name: .customLong("navidrome-db"), help: "Navidrome's navidrome.db.") var navidromeDB: String
 
@@ -22,6 +26,9 @@ struct NavidromeCommand: ParsableCommand {
                 print(String(format: "navidrome: %d of %d tracks mapped (%.1f%%)", report.mapped, report.total, share))
                 for (strategy, count) in report.byStrategy.sorted(by: { $0.key < $1.key }) {
                     print("  strategy \(strategy): \(count)")
+                }
+                for other in report.otherLibraries {
+                    print("left out: \(other.tracks) tracks of Navidrome library \(other.library), whose files are not in this library")
                 }
                 if !report.unresolved.isEmpty {
                     print("unresolved:")

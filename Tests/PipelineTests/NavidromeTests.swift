@@ -106,6 +106,46 @@ final class NavidromeTests: XCTestCase {
         XCTAssertEqual(report.byStrategy[2], 108)
     }
 
+    /// Navidrome since 0.58 holds several libraries, each with paths relative to its own folder. The tracks of
+    /// another library (audiobooks here) were resolved against this one: one whose relative path this library
+    /// also has was mapped to that file as an exact match, others by words shared with a song.
+    func testImportLeavesOutTheTracksOfNavidromesOtherLibraries() throws {
+        let tracks = try makeLibrary()
+        let navidrome = dir + "/multi.db"
+        let queue = try DatabaseQueue(path: navidrome)
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE library (id INTEGER PRIMARY KEY, name TEXT, path TEXT)")
+            try db.execute(sql: "INSERT INTO library VALUES (1, 'Music Library', '/music'), (2, 'Audiobooks', '/audiobooks')")
+            try db.execute(sql: """
+                CREATE TABLE media_file (id VARCHAR PRIMARY KEY, path VARCHAR, library_id INTEGER, title VARCHAR,
+                album VARCHAR, artist VARCHAR, album_artist VARCHAR, suffix VARCHAR)
+                """)
+            for (i, t) in tracks.enumerated() {
+                try db.execute(sql: "INSERT INTO media_file VALUES (?, ?, 1, ?, ?, ?, ?, ?)",
+                               arguments: ["m\(i)", t.path, t.title, t.album, t.artist, t.artist, t.ext])
+            }
+            // The audiobooks: one at a relative path this library also has, the rest sharing words with songs.
+            try db.execute(sql: "INSERT INTO media_file VALUES ('b0', ?, 2, 'Chapter', 'Book', 'Reader', 'Reader', ?)",
+                           arguments: [tracks[5].path, tracks[5].ext])
+            for i in 1..<30 {
+                let t = tracks[i]
+                try db.execute(sql: "INSERT INTO media_file VALUES (?, ?, 2, ?, ?, 'Reader', 'Reader', 'mp3')",
+                               arguments: ["b\(i)", "\(t.artist) reads/\(t.album)/\(t.title).mp3", t.title, t.album])
+            }
+        }
+        let report = try NavidromeImport.run(navidromeDB: navidrome, database: database, root: root)
+        XCTAssertEqual(report.total, 120)
+        XCTAssertEqual(report.mapped, 120)
+        XCTAssertTrue(report.unresolved.isEmpty, "\(report.unresolved)")
+        XCTAssertEqual(report.otherLibraries.map(\.library), ["'Audiobooks' (/audiobooks)"])
+        XCTAssertEqual(report.otherLibraries.map(\.tracks), [30])
+        let mapped = try database.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT navidrome_id FROM navidrome_tracks WHERE file_id IS NOT NULL")
+        }
+        XCTAssertEqual(mapped.filter { $0.hasPrefix("b") }, [], "no audiobook is taken for a song")
+        XCTAssertEqual(mapped.count, 120)
+    }
+
     /// Navidrome keeps its database in WAL mode, and once it stops the -wal and -shm files are gone. A user who
     /// may read Navidrome's folder but not write it (Spindle's own user, beside a Navidrome container) could
     /// not open the database: "SQLite error 8: attempt to write a readonly database".

@@ -12,7 +12,8 @@ public enum NavidromeQueries {
     /// One `media_file` row of Navidrome's database, every column read as text whatever type it holds.
     public struct MediaFile: Sendable {
         public var id, path: String
-        public var libraryPath: String?
+        /// The Navidrome library holding the track (newer schema; nil in the older one) and its folder.
+        public var libraryId, libraryName, libraryPath: String?
         public var title, album, albumArtist, artist, suffix: String?
     }
 
@@ -52,12 +53,14 @@ public enum NavidromeQueries {
             let hasLibrary = try db.tableExists("library") && columns.contains("library_id")
             let sql = """
                 SELECT m.id, m.path, \(hasLibrary ? "l.path" : "NULL"), \(column("title")), \(column("album")),
-                       \(column("album_artist")), \(column("artist")), \(column("suffix"))
+                       \(column("album_artist")), \(column("artist")), \(column("suffix")),
+                       \(hasLibrary ? "m.library_id" : "NULL"), \(hasLibrary ? "l.name" : "NULL")
                 FROM media_file m \(hasLibrary ? "LEFT JOIN library l ON l.id = m.library_id" : "")
                 """
             return try Row.fetchAll(db, sql: sql).compactMap { row -> MediaFile? in
                 guard let id = text(row[0]), !id.isEmpty, let path = text(row[1]), !path.isEmpty else { return nil }
-                return MediaFile(id: id, path: path, libraryPath: text(row[2]), title: text(row[3]), album: text(row[4]),
+                return MediaFile(id: id, path: path, libraryId: text(row[8]), libraryName: text(row[9]),
+                                 libraryPath: text(row[2]), title: text(row[3]), album: text(row[4]),
                                  albumArtist: text(row[5]), artist: text(row[6]), suffix: text(row[7]))
             }
         } ?? { throw NotNavidrome(path: path) }()
