@@ -30,7 +30,7 @@ struct MixCommand: ParsableCommand {
         try runCommand {
             let report = try MixReport.run(seed, count: n, settings: try global.settings())
             if report.query.problem != nil, format == "m3u" { printError(report.query.failure) }
-            if let shortfall = report.shortfall(asked: n), !global.quiet { printError(shortfall) }
+            if let shortfall = report.shortfall, !global.quiet { printError(shortfall) }
             print(report.render(MixReport.Format(rawValue: format)!), terminator: format == "m3u" ? "" : "\n")
             return report.isAnswered ? 0 : 3
         }

@@ -104,6 +104,8 @@ final class SimilarityTests: LibraryTestCase {
         let count = long.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.count
         XCTAssertLessThan(count, 13)
         XCTAssertTrue(long.stderr.contains("mix of \(count) of the 30 tracks asked"), long.stderr)
+        let longJSON = try json(try spindle(["mix", "chords/chord0.flac", "-n", "30", "--format", "json", "--quiet"]))
+        XCTAssertTrue((longJSON["shortfall"] as? String ?? "").hasPrefix("mix of \(count) of the 30"), "\(longJSON)")
     }
 
     // A VBR MP3 without its Xing header: TagLib 1.13 estimates its length from the first frame's bitrate

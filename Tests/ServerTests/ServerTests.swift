@@ -123,6 +123,12 @@ final class ServerTests: XCTestCase {
             let tracks = try XCTUnwrap(mix["tracks"] as? [[String: Any]])
             XCTAssertEqual(tracks.count, 3)
             XCTAssertEqual(tracks.first?["path"] as? String, "Chords/Album/01 Organ.flac")
+            XCTAssertNil(mix["shortfall"], "a full mix needs no word")
+            // More than the library holds: a player is told why the mix is short, as `spindle mix` tells a user.
+            let short = try object(try RawHTTPClient.get(port: port, "/mix?seed=Chords/Album/01%20Organ.flac&n=50"))
+            let held = try XCTUnwrap(short["tracks"] as? [[String: Any]]).count
+            XCTAssertLessThan(held, 50)
+            XCTAssertTrue((short["shortfall"] as? String ?? "").hasPrefix("mix of \(held) of the 50 tracks asked"), "\(short)")
             let m3u = try RawHTTPClient.get(port: port, "/mix?seed=Chords/Album/01%20Organ.flac&n=2&format=m3u")
             XCTAssertTrue(m3u.text.hasPrefix("#EXTM3U\n"), m3u.text)
             let unknown = try RawHTTPClient.get(port: port, "/similar?relative_path=Nowhere/none.flac")

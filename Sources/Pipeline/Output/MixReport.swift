@@ -7,6 +7,8 @@ public struct MixReport: Sendable {
 
     public var query: SonicQuery
     public var steps: [MixPlanner.Step]
+    /// How many tracks were asked for.
+    public var asked: Int
 
     public var isAnswered: Bool { query.row != nil }
 
@@ -15,14 +17,14 @@ public struct MixReport: Sendable {
     }
 
     public static func make(_ query: SonicQuery, count: Int) -> MixReport {
-        guard let space = query.space, let row = query.row else { return MixReport(query: query, steps: []) }
-        return MixReport(query: query, steps: MixPlanner(space: space).plan(seed: row, count: count))
+        guard let space = query.space, let row = query.row else { return MixReport(query: query, steps: [], asked: count) }
+        return MixReport(query: query, steps: MixPlanner(space: space).plan(seed: row, count: count), asked: count)
     }
 
     /// Why the mix holds fewer tracks than `asked`, for the user (nil when it holds them all, or when the seed
     /// was not found: that has its own message). A small library, or one artist's discography, runs out of
-    /// tracks that may follow.
-    public func shortfall(asked: Int) -> String? {
+    /// tracks that may follow. A player asking the read API gets it as the JSON's `shortfall`.
+    public var shortfall: String? {
         guard isAnswered, steps.count < asked else { return nil }
         return "mix of \(steps.count) of the \(asked) tracks asked: no other track near the seed can follow "
             + "(another encoding of a recording already in it, or the artist just played, never comes next)"
@@ -48,6 +50,7 @@ public struct MixReport: Sendable {
             pairs.append(("tracks", .array([])))
         }
         if let problem = query.problem { pairs.append(("error", .string(problem))) }
+        if let shortfall { pairs.append(("shortfall", .string(shortfall))) }
         return .object(pairs)
     }
 
