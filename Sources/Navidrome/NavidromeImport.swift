@@ -97,22 +97,26 @@ public enum NavidromeImport {
         return track.libraryPath.map { "\(name) (\($0))" } ?? name
     }
 
-    /// The Navidrome libraries whose tracks are this library's files: those where at least half the tracks
-    /// are found at their own path (strategies 1–2, no guessing). With one library, or none passing, every
-    /// track is tried as before: a library scanned by Spindle under a folder layout Navidrome does not share
-    /// still maps by name and words.
+    /// The Navidrome libraries whose tracks are this library's files: those where the share of tracks found at
+    /// their own path (strategies 1–2, no guessing) is at least half the best library's. A library that is
+    /// this one scores near 1, another library near 0, and a Navidrome library that this root is only a part
+    /// of (Spindle indexing `Rock/` of Navidrome's whole `/music`) its part. With one library, or no track
+    /// found at its own path, every track is tried as before: a library Spindle scanned under a folder layout
+    /// Navidrome does not share still maps by name and words.
     static func librariesOfThisRoot(_ tracks: [NavidromeQueries.MediaFile], resolver: PathResolver) throws -> Set<String?> {
         let byLibrary = Dictionary(grouping: tracks, by: \.libraryId)
         guard byLibrary.count > 1 else { return Set(byLibrary.keys) }
-        var ours = Set<String?>()
+        var shares: [String?: Double] = [:]
         for (library, members) in byLibrary {
             // An even sample of a large library decides as well as all of it.
             let step = max(1, members.count / sampleSize)
             let sample = stride(from: 0, to: members.count, by: step).map { members[$0] }
             let found = try sample.filter { try resolver.resolveExactly(relativePath($0)).isExact }.count
-            if 2 * found >= sample.count { ours.insert(library) }
+            shares[library] = Double(found) / Double(sample.count)
         }
-        return ours.isEmpty ? Set(byLibrary.keys) : ours
+        let best = shares.values.max() ?? 0
+        guard best > 0 else { return Set(byLibrary.keys) }
+        return Set(shares.filter { $0.value >= best / 2 }.keys)
     }
 
     static let sampleSize = 500

@@ -111,6 +111,35 @@ final class NavidromeTests: XCTestCase {
     /// also has was mapped to that file as an exact match, others by words shared with a song.
     func testImportLeavesOutTheTracksOfNavidromesOtherLibraries() throws {
         let tracks = try makeLibrary()
+        let report = try NavidromeImport.run(navidromeDB: try multiLibraryDB(tracks), database: database, root: root)
+        XCTAssertEqual(report.total, 120)
+        XCTAssertEqual(report.mapped, 120)
+        XCTAssertTrue(report.unresolved.isEmpty, "\(report.unresolved)")
+        XCTAssertEqual(report.otherLibraries.map(\.library), ["'Audiobooks' (/audiobooks)"])
+        XCTAssertEqual(report.otherLibraries.map(\.tracks), [30])
+        let mapped = try database.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT navidrome_id FROM navidrome_tracks WHERE file_id IS NOT NULL")
+        }
+        XCTAssertEqual(mapped.filter { $0.hasPrefix("b") }, [], "no audiobook is taken for a song")
+        XCTAssertEqual(mapped.count, 120)
+    }
+
+    /// Spindle may index only part of a Navidrome library (its `Rock/` of Navidrome's whole `/music`): that
+    /// library is still this one, though most of its tracks are elsewhere; the audiobooks are still not.
+    func testImportKeepsANavidromeLibraryThisRootIsOnlyAPartOf() throws {
+        let tracks = try makeLibrary()
+        let others = (0..<200).map { "Elsewhere/Quartet \($0 / 10)/Take \($0 % 10) Blue.ogg" }
+        let report = try NavidromeImport.run(navidromeDB: try multiLibraryDB(tracks, notHere: others),
+                                             database: database, root: root)
+        XCTAssertEqual(report.total, 320)
+        XCTAssertEqual(report.mapped, 120)
+        XCTAssertEqual(report.otherLibraries.map(\.tracks), [30])
+    }
+
+    /// A Navidrome database with two libraries: the music (`tracks`, plus `notHere` that this library lacks)
+    /// and audiobooks, one at a relative path this library also has, the rest sharing words with songs.
+    func multiLibraryDB(_ tracks: [(path: String, artist: String, album: String, title: String, ext: String)],
+                        notHere: [String] = []) throws -> String {
         let navidrome = dir + "/multi.db"
         let queue = try DatabaseQueue(path: navidrome)
         try queue.write { db in
@@ -124,7 +153,10 @@ final class NavidromeTests: XCTestCase {
                 try db.execute(sql: "INSERT INTO media_file VALUES (?, ?, 1, ?, ?, ?, ?, ?)",
                                arguments: ["m\(i)", t.path, t.title, t.album, t.artist, t.artist, t.ext])
             }
-            // The audiobooks: one at a relative path this library also has, the rest sharing words with songs.
+            for (i, path) in notHere.enumerated() {
+                try db.execute(sql: "INSERT INTO media_file VALUES (?, ?, 1, NULL, NULL, NULL, NULL, 'ogg')",
+                               arguments: ["x\(i)", path])
+            }
             try db.execute(sql: "INSERT INTO media_file VALUES ('b0', ?, 2, 'Chapter', 'Book', 'Reader', 'Reader', ?)",
                            arguments: [tracks[5].path, tracks[5].ext])
             for i in 1..<30 {
@@ -133,17 +165,7 @@ final class NavidromeTests: XCTestCase {
                                arguments: ["b\(i)", "\(t.artist) reads/\(t.album)/\(t.title).mp3", t.title, t.album])
             }
         }
-        let report = try NavidromeImport.run(navidromeDB: navidrome, database: database, root: root)
-        XCTAssertEqual(report.total, 120)
-        XCTAssertEqual(report.mapped, 120)
-        XCTAssertTrue(report.unresolved.isEmpty, "\(report.unresolved)")
-        XCTAssertEqual(report.otherLibraries.map(\.library), ["'Audiobooks' (/audiobooks)"])
-        XCTAssertEqual(report.otherLibraries.map(\.tracks), [30])
-        let mapped = try database.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT navidrome_id FROM navidrome_tracks WHERE file_id IS NOT NULL")
-        }
-        XCTAssertEqual(mapped.filter { $0.hasPrefix("b") }, [], "no audiobook is taken for a song")
-        XCTAssertEqual(mapped.count, 120)
+        return navidrome
     }
 
     /// Navidrome keeps its database in WAL mode, and once it stops the -wal and -shm files are gone. A user who
