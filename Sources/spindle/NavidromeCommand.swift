@@ -28,7 +28,8 @@ struct NavidromeCommand: ParsableCommand {
                     print("  strategy \(strategy): \(count)")
                 }
                 for other in report.otherLibraries {
-                    print("left out: \(other.tracks) tracks of Navidrome library \(other.library), whose files are not in this library")
+                    let tracks = other.tracks == 1 ? "1 track" : "\(other.tracks) tracks"
+                    print("left out: \(tracks) of Navidrome library \(other.library), whose files are not in this library")
                 }
                 if !report.unresolved.isEmpty {
                     print("unresolved:")
