@@ -87,7 +87,7 @@ func runCommand(_ body: () throws -> Int32) throws {
         // The end `cat` or `grep` meets in `… | head`: by SIGPIPE, silently (a shell's 141).
         StopRequest.end(by: SIGPIPE)
     } catch {
-        printError("\(error)")
+        printError(DatabaseFailure.explain(error) ?? "\(error)")
         throw ExitCode(ExitStatus.code(for: error))
     }
     if code != 0 { throw ExitCode(code) }

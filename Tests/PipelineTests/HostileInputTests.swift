@@ -32,6 +32,30 @@ final class HostileInputTests: LibraryTestCase {
         XCTAssertTrue(status.stdout.contains("outside the supported 8–768 kHz"), status.stdout)
     }
 
+    /// A database that is not one, or one its user may not write (a container's UID), ended a run in SQLite's
+    /// words with the SQL it ran ("attempt to write a readonly database - while executing `CREATE TABLE
+    /// grdb_issue_102 ...`"): what is wrong, and what to do, is said instead.
+    func testADamagedOrUnwritableDatabaseIsExplained() throws {
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: URL(fileURLWithPath: db))
+        let garbage = try spindle(["status"])
+        XCTAssertEqual(garbage.status, 1)
+        XCTAssertTrue(garbage.stderr.contains("is not a Spindle database") && garbage.stderr.contains("move it aside"),
+                      garbage.stderr)
+        XCTAssertFalse(garbage.stderr.contains("while executing"), garbage.stderr)
+        try FileManager.default.removeItem(atPath: db)
+        XCTAssertEqual(try spindle(["scan"]).status, 0)
+        for path in [dir, library] { try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: path) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
+        guard let readOnly = try CLI.runUnprivileged(["--db", db, "--library", library, "scan"]) else {
+            throw XCTSkip("no unprivileged user can run the built spindle here")
+        }
+        XCTAssertEqual(readOnly.status, 1)
+        XCTAssertTrue(readOnly.stderr.contains("needs write access to the database file"), readOnly.stderr)
+        let full = DatabaseFailure.explain(DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full"))
+        XCTAssertTrue(full?.hasPrefix("the disk holding the database is full") == true, full ?? "nil")
+        XCTAssertNil(DatabaseFailure.explain(DatabaseError(resultCode: .SQLITE_BUSY)), "other failures keep SQLite's words")
+    }
+
     func testWorkerTimeoutsAreCapped() throws {
         var runtime = Settings.Runtime()
         XCTAssertEqual(runtime.timeout(audioSeconds: 240), 180)
