@@ -94,6 +94,12 @@ final class ServedLibrary: Sendable {
             switch error.resultCode {
             case .SQLITE_BUSY, .SQLITE_LOCKED: return "the database is locked by another process; try again"
             case .SQLITE_CANTOPEN: return "the database cannot be opened"
+            // A WAL database's readers share the index SQLite keeps beside it (-shm), created by whoever opens
+            // the database first after the last connection closed: a reader that may not write the folder
+            // fails whenever no nightly run holds the database open.
+            case .SQLITE_READONLY:
+                return "the database's folder is not writable by the server's user: SQLite keeps the index its "
+                    + "readers share (-shm) beside the database; give that user write access to the folder"
             case .SQLITE_NOTADB, .SQLITE_CORRUPT: return "the database file is not a readable Spindle database"
             default: return "the database cannot be read (\(error.resultCode))"
             }

@@ -43,6 +43,19 @@ public struct SpindleServer: Sendable {
         return router
     }
 
+    /// Why requests would get a 503 now (no database yet, a folder the server may not write, a library not
+    /// scanned), or nil when the database opens: for the operator's log at start.
+    public func databaseProblem() -> String? {
+        do {
+            _ = try library.current()
+            return nil
+        } catch let error as APIError {
+            return error.message
+        } catch {
+            return ServedLibrary.describe(error)
+        }
+    }
+
     /// Serves until SIGINT or SIGTERM. `onListening` gets the bound port (the one asked for, or the one
     /// the system chose for port 0).
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {

@@ -54,6 +54,9 @@ struct ServeCommand: ParsableCommand {
                 try await server.run { port in
                     guard !quiet else { return }
                     printError("serving \(settings.databasePath) on http://\(host):\(port)\(token == nil ? "" : " (bearer token required)")")
+                    if let problem = server.databaseProblem() {
+                        printError("warning: requests get 503 until this is mended: \(problem)")
+                    }
                 }
             }
         }

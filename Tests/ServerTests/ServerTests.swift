@@ -277,6 +277,56 @@ final class ServerTests: XCTestCase {
         }
     }
 
+    /// A server whose user may read the database but not write its folder (a service given read-only access)
+    /// cannot open it whenever no nightly run holds it open: SQLite must create the readers' shared index
+    /// (-shm) beside it. The 503 said "the database cannot be read (8 (attempt to write a readonly
+    /// database))", and nothing was logged at start; both now say what to change.
+    func testServeSaysAtStartThatItsUserMayNotWriteTheDatabaseFolder() throws {
+        let f = try ServerFixture.get()
+        let dir = try Synth.temporaryDirectory("ServerTestsReadOnly")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let db = dir + "/spindle.db"
+        do {
+            let copy = try DatabaseQueue(path: db)
+            try DatabaseQueue(path: f.db).backup(to: copy)
+            // As the nightly run leaves it: in WAL mode, the -wal and -shm files gone with the last connection.
+            try copy.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db + "-shm"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: db)
+        guard getuid() == 0, try CLI.runUnprivileged(["--version"])?.status == 0 else {
+            throw XCTSkip("needs root, to run the server as a user who may not write the folder")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", #"exec setpriv --reuid=65534 --regid=65534 --clear-groups "$0" "$@""#, CLI.executable,
+                             "--db", db, "--library", f.library, "serve", "--listen", "127.0.0.1:0"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var announced = ""
+        while !announced.contains("\n") {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            announced += String(decoding: chunk, as: UTF8.self)
+        }
+        let port = try XCTUnwrap(announced.split(separator: "\n").first?.split(separator: ":").last.flatMap { Int($0) },
+                                 announced)
+        let health = try RawHTTPClient.get(port: port, "/health")
+        XCTAssertEqual(health.status, 503)
+        XCTAssertTrue((try object(health)["error"] as? String ?? "").contains("folder is not writable"), health.text)
+        process.terminate()
+        process.waitUntilExit()
+        announced += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let lines = announced.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.count == 2 && lines[1].contains("warning: requests get 503")
+                      && lines[1].contains("give that user write access to the folder"), announced)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db + "-shm"))
+    }
+
     /// The command itself: an ephemeral port announced on standard error, and a clean stop on SIGTERM.
     func testServeCommandAnnouncesItsPortAndStopsOnSIGTERM() throws {
         let f = try ServerFixture.get()
