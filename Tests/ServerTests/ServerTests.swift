@@ -298,29 +298,17 @@ final class ServerTests: XCTestCase {
         guard getuid() == 0, try CLI.runUnprivileged(["--version"])?.status == 0 else {
             throw XCTSkip("needs root, to run the server as a user who may not write the folder")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", #"exec setpriv --reuid=65534 --regid=65534 --clear-groups "$0" "$@""#, CLI.executable,
-                             "--db", db, "--library", f.library, "serve", "--listen", "127.0.0.1:0"]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let serve = try ServeProcess(["--db", db, "--library", f.library, "serve", "--listen", "127.0.0.1:0"], asNobody: true)
+        let process = serve.process
         defer { if process.isRunning { process.terminate() } }
-        var announced = ""
-        while !announced.contains("\n") {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            announced += String(decoding: chunk, as: UTF8.self)
-        }
-        let port = try XCTUnwrap(announced.split(separator: "\n").first?.split(separator: ":").last.flatMap { Int($0) },
-                                 announced)
+        var announced = serve.announced
+        let port = try XCTUnwrap(serve.port, announced)
         let health = try RawHTTPClient.get(port: port, "/health")
         XCTAssertEqual(health.status, 503)
         XCTAssertTrue((try object(health)["error"] as? String ?? "").contains("folder is not writable"), health.text)
         process.terminate()
         process.waitUntilExit()
-        announced += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        announced += String(decoding: serve.standardError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let lines = announced.split(separator: "\n").map(String.init)
         XCTAssertTrue(lines.count == 2 && lines[1].contains("warning: requests get 503")
                       && lines[1].contains("give that user write access to the folder"), announced)
@@ -330,22 +318,11 @@ final class ServerTests: XCTestCase {
     /// The command itself: an ephemeral port announced on standard error, and a clean stop on SIGTERM.
     func testServeCommandAnnouncesItsPortAndStopsOnSIGTERM() throws {
         let f = try ServerFixture.get()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.executable)
-        process.arguments = ["--db", f.db, "--library", f.library, "serve", "--listen", "127.0.0.1:0"]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let serve = try ServeProcess(["--db", f.db, "--library", f.library, "serve", "--listen", "127.0.0.1:0"])
+        let process = serve.process
         defer { if process.isRunning { process.terminate() } }
-        var announced = ""
-        while !announced.contains("\n") {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            announced += String(decoding: chunk, as: UTF8.self)
-        }
-        let port = try XCTUnwrap(announced.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) },
-                                 announced)
+        let announced = serve.announced
+        let port = try XCTUnwrap(serve.port, announced)
         XCTAssertTrue(announced.contains("http://127.0.0.1:"), announced)
         let health = try object(try RawHTTPClient.get(port: port, "/health"))
         XCTAssertEqual(health["status"] as? String, "ok")
@@ -353,5 +330,37 @@ final class ServerTests: XCTestCase {
         process.terminate()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)
+    }
+}
+
+/// `spindle serve` run as a command (as nobody when asked), up to the line announcing its port.
+private struct ServeProcess {
+    let process = Process()
+    let standardError = Pipe()
+    /// Standard error up to the first line break.
+    private(set) var announced = ""
+
+    init(_ arguments: [String], asNobody: Bool = false) throws {
+        if asNobody {
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", #"exec setpriv --reuid=65534 --regid=65534 --clear-groups "$0" "$@""#,
+                                 CLI.executable] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: CLI.executable)
+            process.arguments = arguments
+        }
+        process.standardError = standardError
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        while !announced.contains("\n") {
+            let chunk = standardError.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            announced += String(decoding: chunk, as: UTF8.self)
+        }
+    }
+
+    /// The port of "spindle: serving DB on http://HOST:PORT".
+    var port: Int? {
+        announced.split(separator: "\n").first?.split(separator: ":").last.flatMap { Int($0) }
     }
 }
