@@ -199,4 +199,17 @@ final class SimilarityTests: LibraryTestCase {
         let path = try XCTUnwrap(text.split(separator: "\n").first { !$0.hasPrefix("#") })
         XCTAssertTrue(path.hasPrefix("../music/"), String(path))
     }
+
+    /// A folder that cannot be made (a library mounted read-only, a path through a file) ended the command
+    /// with Foundation's words: 'Error Domain=NSCocoaErrorDomain Code=642 "The volume is read only." UserInfo=…'.
+    func testAPlaylistsFolderThatCannotBeMadeSaysWhyAndWhereElse() throws {
+        let blocked = dir + "/a-file"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: blocked))
+        let result = try spindle(["playlists", "write", blocked + "/playlists"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("cannot create the playlists folder \(blocked)/playlists: Not a directory"),
+                      result.stderr)
+        XCTAssertTrue(result.stderr.contains("[playlists] dir"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("NSCocoaErrorDomain"), result.stderr)
+    }
 }
