@@ -10,7 +10,7 @@ public final class SpindleDatabase: Sendable {
     public init(path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Folders.make(folder)
         }
         writer = try DatabasePool(path: path, configuration: Self.configuration())
         self.path = path

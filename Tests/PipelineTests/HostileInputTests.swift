@@ -56,6 +56,16 @@ final class HostileInputTests: LibraryTestCase {
         XCTAssertNil(DatabaseFailure.explain(DatabaseError(resultCode: .SQLITE_BUSY)), "other failures keep SQLite's words")
     }
 
+    /// A database path through a file (or on a read-only mount) ended with Foundation's words:
+    /// 'Error Domain=NSCocoaErrorDomain Code=512 "(null)" UserInfo={…}'.
+    func testADatabaseFolderThatCannotBeMadeSaysWhy() throws {
+        let file = dir + "/not-a-folder"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        let r = try CLI.run(["--db", file + "/sub/spindle.db", "--library", library, "scan"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "spindle: cannot create the folder \(file)/sub: Not a directory\n")
+    }
+
     func testWorkerTimeoutsAreCapped() throws {
         var runtime = Settings.Runtime()
         XCTAssertEqual(runtime.timeout(audioSeconds: 240), 180)

@@ -41,7 +41,7 @@ public enum LibraryJobs {
             ? try SpindleDatabase(path: settings.databasePath) : nil
         let root = try LibraryRoot(path: try libraryPath(settings, database: existing))
         let folder = (settings.databasePath as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        if !folder.isEmpty { try Folders.make(folder) }
         let lock = try RunLock(databasePath: settings.databasePath, command: request.kind)
         StopRequest.install()
         defer { withExtendedLifetime(lock) {} }

@@ -34,7 +34,7 @@ public enum ShardMerge {
         let started = monotonicSeconds()
         let targetPath = target ?? settings.databasePath
         let folder = (targetPath as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        if !folder.isEmpty { try Folders.make(folder) }
         let lock = try RunLock(databasePath: targetPath, command: "merge")
         defer { withExtendedLifetime(lock) {} }
         let database = try SpindleDatabase(path: targetPath)

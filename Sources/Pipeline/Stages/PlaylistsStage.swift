@@ -28,21 +28,13 @@ public enum PlaylistsStage {
     }
 
     /// The playlists' folder, made when missing. One that cannot be made (a library mounted read-only, a
-    /// path through a file) says why in the system's words and where else playlists can go. Made with mkdir
-    /// one component at a time: Foundation on Linux reports some failures only as "error 512".
+    /// path through a file) says why and where else playlists can go.
     static func makeFolder(_ path: String) throws {
-        func refuse(_ reason: String) -> PipelineError {
-            PipelineError("cannot create the playlists folder \(path): \(reason); give a writable one as "
+        do {
+            try Folders.make(path)
+        } catch {
+            throw PipelineError("cannot create the playlists folder \(path): \(error.reason); give a writable one as "
                 + "`playlists write DIR` or as [playlists] dir (Navidrome's PlaylistsPath, say)")
-        }
-        var made = ""
-        for component in path.split(separator: "/") {
-            made += "/" + component
-            if mkdir(made, 0o777) != 0 && errno != EEXIST { throw refuse(String(cString: strerror(errno))) }
-        }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw refuse("a file is in the way")
         }
     }
 
