@@ -247,6 +247,13 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["--db", db, "genres", "report", "-o", html]).status, 0)
         XCTAssertTrue((try String(contentsOfFile: html, encoding: .utf8)).contains("<svg"))
         XCTAssertEqual(try CLI.run(["--db", db, "genres", "report", "--format", "pdf"]).status, 2)
+        // A folder that is not there is named as such (Foundation's atomic write had said "The file doesn’t
+        // exist", and the same of a path through a file).
+        let nowhere = try CLI.run(["--db", db, "genres", "report", "-o", dir + "/no-such-folder/r.html"])
+        XCTAssertEqual(nowhere.status, 1)
+        XCTAssertTrue(nowhere.stderr.hasSuffix(": No such file or directory\n"), nowhere.stderr)
+        let throughAFile = try CLI.run(["--db", db, "genres", "report", "-o", html + "/r.html"])
+        XCTAssertTrue(throughAFile.stderr.hasSuffix("r.html/r.html: Not a directory\n"), throughAFile.stderr)
     }
 
     /// Installed as the cron and systemd examples expect (PREFIX/bin/spindle, PREFIX/share/spindle/data) and

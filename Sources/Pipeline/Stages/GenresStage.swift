@@ -79,9 +79,9 @@ public enum GenresStage {
         let text = format.render(try reportData(database: database))
         guard let output else { return text }
         do {
-            try text.write(toFile: output, atomically: true, encoding: .utf8)
+            try AtomicFile.write(Data(text.utf8), to: output)
         } catch {
-            throw PipelineError("cannot write the report to \(output): \(error.localizedDescription)")
+            throw PipelineError("cannot write the report to \(output): \(error.reason)")
         }
         return nil
     }

@@ -30,22 +30,12 @@ enum PlaylistFile {
         return String(hash.value, radix: 16)
     }
 
-    /// Writes a temporary beside `path`, flushes it, renames it over `path` and flushes the folder: a reader
-    /// (or a crash) sees the old playlist or the new one, never half of one.
+    /// Replaces the playlist whole (`AtomicFile`): a player sees the old one or the new one.
     static func write(_ data: Data, to path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        let temporary = folder + "/" + SpindleTemporary.name(extension: "m3u8")
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw PipelineError("cannot create a playlist in \(folder): \(String(cString: strerror(errno)))") }
-        var ok = writeAll(fd, data) && fsync(fd) == 0
-        let failure = String(cString: strerror(errno))
-        ok = close(fd) == 0 && ok
-        guard ok, rename(temporary, path) == 0 else {
-            let reason = ok ? String(cString: strerror(errno)) : failure
-            unlink(temporary)
-            throw PipelineError("cannot write playlist \(path): \(reason)")
+        do {
+            try AtomicFile.write(data, to: path)
+        } catch {
+            throw PipelineError("cannot write playlist \(path): \(error.reason)")
         }
-        let dir = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dir >= 0 { fsync(dir); close(dir) }
     }
 }
