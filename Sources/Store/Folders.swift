@@ -12,6 +12,8 @@ public enum Folders {
     /// Makes `path` and any missing parent; nothing when it is a folder already.
     public static func make(_ path: String) throws(Failure) {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder), isFolder.boolValue { return }
         var made = ""
         for component in absolute.split(separator: "/") {
             made += "/" + component
@@ -19,7 +21,6 @@ public enum Folders {
                 throw Failure(path: path, reason: String(cString: strerror(errno)))
             }
         }
-        var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder), isFolder.boolValue else {
             throw Failure(path: path, reason: "a file is in the way")
         }

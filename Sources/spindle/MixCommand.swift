@@ -13,7 +13,7 @@ struct MixCommand: ParsableCommand {
             that runs out of tracks that may follow gives a shorter mix, and a line on standard error says so. \
             --format m3u (default) prints an extended M3U with absolute paths, ready for a player; json \
             prints {"seed", "resolved", "tracks": [{"path", "artist", "title", "bpm", "key", "distance", \
-            "transition"}]}. Exit code 3 when SEED resolves to no analysed track.
+            "transition"}]}, with "shortfall" when the mix is short. Exit code 3 when SEED resolves to no analysed track.
             """)
 
     @OptionGroup var global: GlobalOptions
