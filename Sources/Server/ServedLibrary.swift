@@ -107,6 +107,21 @@ final class ServedLibrary: Sendable {
         return String(describing: error)
     }
 
+    /// A database the server's user may read but not write, in a folder it may write, owned by a user other
+    /// than root. Opening it first after the last connection closed, the server makes its -wal and -shm files
+    /// as its own user with the database's mode, and the owner can then no longer write through them: the
+    /// nightly run fails with "attempt to write a readonly database". (SQLite running as root gives them to the
+    /// database's owner; in a folder the server may not write it makes none, and `describe` says so.)
+    static func sharingProblem(_ path: String) -> String? {
+        var st = stat()
+        let folder = (path as NSString).deletingLastPathComponent
+        guard stat(path, &st) == 0, st.st_uid != 0, st.st_uid != geteuid(), access(path, W_OK) != 0,
+              access(folder.isEmpty ? "." : folder, W_OK) == 0 else { return nil }
+        return "this user may read but not write \(path): the -wal and -shm files SQLite makes beside it would be "
+            + "this user's, and the database's owner could no longer write it (the nightly run would fail); run the "
+            + "server as the database's owner, or give both users a group that may write the file"
+    }
+
     static func inode(of path: String) -> UInt64? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }

@@ -56,6 +56,9 @@ public struct SpindleServer: Sendable {
         }
     }
 
+    /// Why serving this database may stop its owner from writing it (`ServedLibrary.sharingProblem`); nil when not.
+    public func sharingProblem() -> String? { ServedLibrary.sharingProblem(library.databasePath) }
+
     /// Serves until SIGINT or SIGTERM. `onListening` gets the bound port (the one asked for, or the one
     /// the system chose for port 0).
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {

@@ -12,6 +12,7 @@ public final class SpindleDatabase: Sendable {
         if !folder.isEmpty {
             try Folders.make(folder)
         }
+        try Self.refuseForeignSideFiles(path)
         writer = try DatabasePool(path: path, configuration: Self.configuration())
         self.path = path
         try Migrations.migrator().migrate(writer)
@@ -27,18 +28,60 @@ public final class SpindleDatabase: Sendable {
     /// Opens an existing database for reading only (`spindle serve`): never creates, migrates or writes.
     /// A database an older Spindle wrote is refused until a writing command has upgraded it, because the
     /// queries read the current schema. Reads wait at most `busyTimeout` for a lock before failing.
-    public init(readingOnly path: String, busyTimeout: TimeInterval = 2) throws {
+    /// `momentary`: for a command's read of a moment, a database no writer has open is read making no -wal or
+    /// -shm this user cannot make or should not own (`ReadOnlyWAL`); a server keeps reading as writers come
+    /// and go, so it is not.
+    public init(readingOnly path: String, busyTimeout: TimeInterval = 2, momentary: Bool = false) throws {
         guard FileManager.default.fileExists(atPath: path) else { throw DatabaseUnavailable("no database at \(path)") }
         var config = Self.configuration()
         config.readonly = true
         config.busyMode = .timeout(busyTimeout)
-        writer = try DatabasePool(path: path, configuration: config)
+        writer = momentary
+            ? try ReadOnlyWAL.open(path) { try Self.currentSchema(path, opening: $0, configuration: config) }
+            : try Self.currentSchema(path, opening: path, configuration: config)
         self.path = path
-        let applied = Set(try writer.read { db in try Migrations.migrator().appliedMigrations(db) })
-        let missing = Self.migrationNames.filter { !applied.contains($0) }
-        if !missing.isEmpty {
-            throw DatabaseUnavailable("\(path) was written by an older Spindle (missing \(missing.joined(separator: ", "))): run `spindle status` once to upgrade it")
+    }
+
+    /// Opens an existing database for a command that only reads it (status, similar, mix, resolve, tags show,
+    /// frames, genres report). A user who may write it gets the usual open, and with it the upgrade a newer
+    /// Spindle brings; a user who may not (a monitoring account, the media server's user) reads it as it is,
+    /// where the usual open would fail on SQLite's first write (`PRAGMA synchronous`, the migrations' table).
+    public static func forReading(_ path: String) throws -> SpindleDatabase {
+        guard FileManager.default.isWritableFile(atPath: path) else { return try SpindleDatabase(readingOnly: path, momentary: true) }
+        do {
+            return try SpindleDatabase(path: path)
+        } catch let error as DatabaseError where [.SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM].contains(error.resultCode) {
+            return try SpindleDatabase(readingOnly: path, momentary: true)
+        } catch is ForeignSideFile {
+            return try SpindleDatabase(readingOnly: path, momentary: true)
         }
+    }
+
+    /// A -wal or -shm beside the database that this user may not write, though it may write the database:
+    /// made by a process reading it as another user, with the database's mode. SQLite fails with "attempt to
+    /// write a readonly database", which names neither the file nor its maker.
+    static func refuseForeignSideFiles(_ path: String) throws {
+        guard FileManager.default.isWritableFile(atPath: path) else { return }
+        for side in [path + "-wal", path + "-shm"] {
+            var st = stat()
+            guard stat(side, &st) == 0, access(side, W_OK) != 0 else { continue }
+            let owner = getpwuid(st.st_uid).map { String(cString: $0.pointee.pw_name) } ?? "user \(st.st_uid)"
+            throw ForeignSideFile(description: "\(side) belongs to \(owner), and this user may not write it: a process "
+                + "reading the database as \(owner) (`spindle serve`?) made it. Run both as one user, or give both a "
+                + "group that may write the database; to go on now, stop that process and remove \(path)-wal and "
+                + "\(path)-shm if the -wal file is empty (a reader's is; a writer's holds its last changes)")
+        }
+    }
+
+    /// A read-only pool on `location`, refused unless it holds every migration.
+    private static func currentSchema(_ path: String, opening location: String, configuration: Configuration) throws -> DatabasePool {
+        let pool = try DatabasePool(path: location, configuration: configuration)
+        let applied = Set(try pool.read { db in try Migrations.migrator().appliedMigrations(db) })
+        let missing = migrationNames.filter { !applied.contains($0) }
+        if !missing.isEmpty {
+            throw DatabaseUnavailable("\(path) was written by an older Spindle (missing \(missing.joined(separator: ", "))): run `spindle status` once as a user who may write it, to upgrade it")
+        }
+        return pool
     }
 
     static func configuration() -> Configuration {
@@ -64,6 +107,11 @@ public final class SpindleDatabase: Sendable {
         let home = environment["HOME"] ?? NSHomeDirectory()
         return home + "/.local/share/spindle/spindle.db"
     }
+}
+
+/// A -wal or -shm file another user made beside the database (`SpindleDatabase.refuseForeignSideFiles`).
+public struct ForeignSideFile: Error, CustomStringConvertible, Sendable {
+    public var description: String
 }
 
 /// The database cannot be read as it is (missing, from an older version); the message says what to do.

@@ -57,6 +57,7 @@ struct ServeCommand: ParsableCommand {
                     if let problem = server.databaseProblem() {
                         printError("warning: requests get 503 until this is mended: \(problem)")
                     }
+                    if let problem = server.sharingProblem() { printError("warning: \(problem)") }
                 }
             }
         }

@@ -285,13 +285,7 @@ final class ServerTests: XCTestCase {
         let f = try ServerFixture.get()
         let dir = try Synth.temporaryDirectory("ServerTestsReadOnly")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let db = dir + "/spindle.db"
-        do {
-            let copy = try DatabaseQueue(path: db)
-            try DatabaseQueue(path: f.db).backup(to: copy)
-            // As the nightly run leaves it: in WAL mode, the -wal and -shm files gone with the last connection.
-            try copy.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
-        }
+        let db = try walCopy(of: f.db, in: dir)
         XCTAssertFalse(FileManager.default.fileExists(atPath: db + "-shm"))
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: db)
@@ -313,6 +307,42 @@ final class ServerTests: XCTestCase {
         XCTAssertTrue(lines.count == 2 && lines[1].contains("warning: requests get 503")
                       && lines[1].contains("give that user write access to the folder"), announced)
         XCTAssertFalse(FileManager.default.fileExists(atPath: db + "-shm"))
+    }
+
+    /// A copy of the database `source` as spindle.db in `dir`, as the nightly run leaves it: in WAL mode, the
+    /// -wal and -shm files gone with the last connection.
+    private func walCopy(of source: String, in dir: String) throws -> String {
+        let db = dir + "/spindle.db"
+        let copy = try DatabaseQueue(path: db)
+        try DatabaseQueue(path: source).backup(to: copy)
+        try copy.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+        return db
+    }
+
+    /// A server whose user may write the folder but not the database, owned by another user: its reads made
+    /// the -wal and -shm files as its own, and the owner's next nightly run failed ("attempt to write a
+    /// readonly database"). Nothing said so.
+    func testServeWarnsThatItsUserWouldStopTheDatabasesOwnerWriting() throws {
+        let f = try ServerFixture.get()
+        let dir = try Synth.temporaryDirectory("ServerTestsSharing")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let db = try walCopy(of: f.db, in: dir)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: dir)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644, .ownerAccountID: 1], ofItemAtPath: db)
+        guard getuid() == 0, try CLI.runUnprivileged(["--version"])?.status == 0 else {
+            throw XCTSkip("needs root, to run the server as a user who may not write the database")
+        }
+        let serve = try ServeProcess(["--db", db, "--library", f.library, "serve", "--listen", "127.0.0.1:0"], asNobody: true)
+        let process = serve.process
+        defer { if process.isRunning { process.terminate() } }
+        var announced = serve.announced
+        let port = try XCTUnwrap(serve.port, announced)
+        XCTAssertEqual(try RawHTTPClient.get(port: port, "/health").status, 200, "it serves")
+        process.terminate()
+        process.waitUntilExit()
+        announced += String(decoding: serve.standardError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(announced.contains("warning: this user may read but not write \(db)")
+                      && announced.contains("the database's owner could no longer write it"), announced)
     }
 
     /// The command itself: an ephemeral port announced on standard error, and a clean stop on SIGTERM.

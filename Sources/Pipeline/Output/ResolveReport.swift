@@ -7,7 +7,7 @@ public struct ResolveReport: Sendable {
     public var isResolved: Bool { resolution.resolved != nil }
 
     public static func resolve(_ inputs: [String], settings: Settings) throws -> [ResolveReport] {
-        let (database, root) = try LibraryJobs.open(settings)
+        let (database, root) = try LibraryJobs.openForReading(settings)
         let resolver = try PathResolver(database: database, root: root)
         return try inputs.map { ResolveReport(resolution: try resolver.resolve($0)) }
     }

@@ -12,7 +12,7 @@ public struct TagsShowReport: Sendable {
     public var failed: Bool { output == nil }
 
     public static func show(_ inputs: [String], settings: Settings, json: Bool) throws -> [TagsShowReport] {
-        let (database, root) = try LibraryJobs.open(settings)
+        let (database, root) = try LibraryJobs.openForReading(settings)
         let resolver = try PathResolver(database: database, root: root)
         return try TypedPaths.expanded(inputs, resolver: resolver, database: database).map { input in
             var report = TagsShowReport()

@@ -15,6 +15,13 @@ public enum LibraryJobs {
         return (database, try LibraryRoot(path: try libraryPath(settings, database: database)))
     }
 
+    /// As `open`, for a command that only reads: a user who may not write the database reads it as it is
+    /// (`SpindleDatabase.forReading`).
+    public static func openForReading(_ settings: Settings) throws -> (SpindleDatabase, LibraryRoot) {
+        let database = try SpindleDatabase.forReading(try existingDatabase(settings))
+        return (database, try LibraryRoot(path: try libraryPath(settings, database: database)))
+    }
+
     /// The settings' database path when a database is there. Commands that only read what a scan stored say
     /// so instead of creating an empty database (a mistyped --db had built "0 composite genres", exit 0).
     static func existingDatabase(_ settings: Settings) throws -> String {

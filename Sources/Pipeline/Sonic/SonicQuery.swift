@@ -19,7 +19,7 @@ public struct SonicQuery: Sendable {
 
     /// Loads the library's space and finds `input` in it.
     public static func locate(_ input: String, settings: Settings) throws -> SonicQuery {
-        let (database, root) = try LibraryJobs.open(settings)
+        let (database, root) = try LibraryJobs.openForReading(settings)
         let rootId = try database.writer.read { db in try FileQueries.rootId(db, path: root.path) }
         guard let rootId else {
             throw ConfigurationError("the database knows no library at \(root.path): run `spindle scan` first")

@@ -14,7 +14,7 @@ import Store
 public enum FramesLookup {
     public static func frames(of file: String, settings: Settings) throws -> VisualFrames {
         let database = FileManager.default.fileExists(atPath: settings.databasePath)
-            ? try SpindleDatabase(path: settings.databasePath) : nil
+            ? try SpindleDatabase.forReading(settings.databasePath) : nil
         guard let library = try? LibraryJobs.libraryPath(settings, database: database),
               let root = try? LibraryRoot(path: library) else {
             return try compute(path: file, settings: settings)

@@ -22,24 +22,11 @@ public enum NavidromeQueries {
     /// in SQLite (a NULL id, an integer title, a BLOB path): rows without an id or a path are passed over.
     public static func mediaFiles(navidromeDB path: String) throws -> [MediaFile] {
         do {
-            do {
-                return try mediaFiles(opening: path, named: path)
-            } catch let error as DatabaseError where walNeedsAFolderItCannotWrite(error, path: path) {
-                // Navidrome keeps its database in WAL mode. While Navidrome runs, its -wal and -shm files exist and
-                // a reader needs only to read them; once it stops they are gone, and SQLite must create them to read
-                // at all, which a user who may only read Navidrome's folder cannot. No -wal file means no write is
-                // pending, so the main file alone is the whole database: read it as immutable, creating nothing.
-                let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
-                return try mediaFiles(opening: "file:\(encoded)?immutable=1", named: path)
-            }
+            // A stopped Navidrome's database is read as it is, making no -wal or -shm beside it.
+            return try ReadOnlyWAL.open(path) { try mediaFiles(opening: $0, named: path) }
         } catch let error as DatabaseError {
             throw CannotRead(path: path, reason: error.message ?? "SQLite error \(error.resultCode.rawValue)")
         }
-    }
-
-    static func walNeedsAFolderItCannotWrite(_ error: DatabaseError, path: String) -> Bool {
-        [.SQLITE_READONLY, .SQLITE_CANTOPEN].contains(error.resultCode)
-            && !FileManager.default.fileExists(atPath: path + "-wal")
     }
 
     private static func mediaFiles(opening location: String, named path: String) throws -> [MediaFile] {
