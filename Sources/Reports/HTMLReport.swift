@@ -34,7 +34,7 @@ enum HTMLReport {
             .why { color: #4a5262; } figure.map { margin-top: 1.2rem; }
             </style></head><body>
             <h1>\(escape(data.title))</h1>
-            <p class="meta">\(data.genres.count) composite genres over \(data.tracks.count) tracks · generated \(formatter.string(from: data.generatedAt))</p>
+            <p class="meta">\(counted(data.genres.count, "composite genre")) over \(counted(data.tracks.count, "track")) · generated \(formatter.string(from: data.generatedAt))</p>
             <div class="charts">
             <figure><figcaption>Genres by size</figcaption>\(SVGChart.horizontal(sizes, color: "#3b6fd8"))</figure>
             <figure><figcaption>Tempo</figcaption>\(SVGChart.vertical(tempo, color: "#2f9e77", axis: "BPM"))</figure>
@@ -53,7 +53,7 @@ enum HTMLReport {
         html += "</table>\n"
         for (i, g) in data.genres.enumerated() {
             html += "<h2 id=\"g\(i)\">\(escape(g.name)) <span class=\"kind \(g.kind.rawValue)\">\(g.kind.rawValue)</span></h2>\n"
-            html += "<p class=\"meta\">\(g.members.count) tracks, confidence \(String(format: "%.2f", g.confidence)) · \(escape(g.description))</p>\n"
+            html += "<p class=\"meta\">\(counted(g.members.count, "track")), confidence \(String(format: "%.2f", g.confidence)) · \(escape(g.description))</p>\n"
             html += "<table><tr><th>track</th><th>score</th><th>why</th></tr>\n"
             let shown = ReportData.shownMembers(g)
             for m in shown.members {

@@ -4,7 +4,7 @@ import Genres
 enum MarkdownReport {
     static func render(_ data: ReportData) -> String {
         var out = "# \(data.title)\n\n"
-        out += "\(data.genres.count) composite genres over \(data.tracks.count) tracks.\n\n"
+        out += "\(counted(data.genres.count, "composite genre")) over \(counted(data.tracks.count, "track")).\n\n"
         out += "| genre | kind | tracks | confidence |\n|---|---|---:|---:|\n"
         for g in data.genres {
             out += "| \(cell(g.name)) | \(g.kind.rawValue) | \(g.members.count) | \(String(format: "%.2f", g.confidence)) |\n"

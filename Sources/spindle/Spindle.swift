@@ -8,9 +8,11 @@ struct Spindle: ParsableCommand {
         commandName: "spindle",
         abstract: "Batch analysis and indexing for personal music libraries.",
         discussion: """
-            Spindle scans a music library into an SQLite index, reads tags, and computes tempo, silence \
-            boundaries, EBU R128 loudness and visualiser frames, decoding each track once. Players and \
-            servers (Navidrome, Jellyfin, any Subsonic server) read the results from the database.
+            Spindle scans a music library into an SQLite index, reads tags, and computes tempo, key, silence \
+            boundaries, EBU R128 loudness, a sound profile and visualiser frames, decoding each track once. \
+            From those it builds composite genres, similar tracks, instant mixes and playlists. Players and \
+            servers (Navidrome, Jellyfin, any Subsonic server) read the results from the database, or from \
+            `spindle serve`.
 
             The library comes from --library, MUSIC_DIR or the config file; the database from --db, \
             SPINDLE_DB or the config file (default: $XDG_DATA_HOME/spindle/spindle.db).

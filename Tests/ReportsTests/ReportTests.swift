@@ -47,6 +47,16 @@ final class ReportTests: XCTestCase {
         let md = ReportFormat.md.render(data)
         XCTAssertTrue(md.contains("## Korean Pop"))
         XCTAssertTrue(md.contains("| Upbeat 2010s Electronic | cluster | 1 | 0.71 |"))
+        XCTAssertTrue(md.contains("2 composite genres over 40 tracks."), md)
+    }
+
+    /// A library of one track had "0 composite genres over 1 tracks", and a genre of one "1 tracks".
+    func testCountsOfOneAreSingular() {
+        let one = ReportData(genres: [data.genres[1]], tracks: [data.tracks[0]])
+        XCTAssertTrue(ReportFormat.md.render(one).contains("1 composite genre over 1 track.\n"))
+        let html = ReportFormat.html.render(one)
+        XCTAssertTrue(html.contains("1 composite genre over 1 track ·"))
+        XCTAssertTrue(html.contains("<p class=\"meta\">1 track, confidence 0.71"))
     }
 
     /// A large genre lists its best-fitting members in the readable reports, in path order, and says how
