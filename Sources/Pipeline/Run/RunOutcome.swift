@@ -49,7 +49,8 @@ extension LibraryJobs {
             if let tags { parts.append("tags: \(tags.read) read, \(tags.failed) failed") }
             if let a = analysis {
                 let speed = a.seconds > 0 && a.audioSeconds > 0 ? String(format: ", %.0f× real time", a.audioSeconds / a.seconds) : ""
-                parts.append("analyze: \(a.analysed) analysed (\(a.partial) partial), \(a.failed) failed\(speed)")
+                let copied = a.copied > 0 ? ", \(a.copied) copies of identical files given their results" : ""
+                parts.append("analyze: \(a.analysed) analysed (\(a.partial) partial)\(copied), \(a.failed) failed\(speed)")
             }
             if let g = genres {
                 parts.append("genres: \(g.genres) composite genres, \(g.memberships) memberships (\(g.dropped) candidates dropped)")
@@ -82,7 +83,7 @@ extension LibraryJobs {
             if let a = analysis {
                 pairs.append(("analyze", .object([
                     ("analysed", .from(a.analysed)), ("partial", .from(a.partial)), ("failed", .from(a.failed)),
-                    ("crashed", .from(a.crashed)), ("audio_seconds", .from(a.audioSeconds, digits: 3)),
+                    ("crashed", .from(a.crashed)), ("audio_seconds", .from(a.audioSeconds, digits: 3)), ("copied", .from(a.copied)),
                 ])))
             }
             if let g = genres {

@@ -7,10 +7,13 @@ import Store
 /// Stage 3: decode once and analyse, in worker processes, every file whose stored analysis is missing or
 /// stale (content key or analyzer version changed), or every selected file with `force`. A file that
 /// crashed a worker is retried on the next run once; after a second crash it waits for new content or
-/// `--force`.
+/// `--force`. A file with the same bytes as another is decoded once: the copy takes the results of a file
+/// analysed before, or of the one analysed in its stead in this run.
 public enum AnalyzeStage {
     public struct Report: Sendable {
         public var analysed = 0
+        /// Files that took the results of another file with the same bytes instead of being decoded.
+        public var copied = 0
         public var failed = 0
         public var partial = 0
         public var crashed = 0
@@ -35,6 +38,21 @@ public enum AnalyzeStage {
         let runtime = context.settings.runtime
         // Largest first: the long files start early instead of leaving one worker busy at the end.
         files.sort { ($0.size, $1.path) > ($1.size, $0.path) }
+        let copies = try AnalysisCopies.find(among: files, context: context, versions: versions)
+        if !copies.ofAnalysed.isEmpty {
+            for (file, _) in copies.ofAnalysed {
+                try context.journal.record(fileId: file.fileId, stage: "analyze", status: .done, error: nil)
+            }
+            try context.journal.flush { db in
+                for (file, source) in copies.ofAnalysed { try AnalysisQueries.copy(from: source, to: file.fileId, in: db) }
+            }
+            report.copied += copies.ofAnalysed.count
+        }
+        files = copies.toDecode
+        guard !files.isEmpty else {
+            report.seconds = monotonicSeconds() - started
+            return report
+        }
         let jobs = files.enumerated().map { i, file -> PoolJob in
             // Proportional to the track's length: from its tags, else from its size at a low bitrate.
             let duration = file.durationS ?? Double(file.size) / 8000
@@ -57,6 +75,9 @@ public enum AnalyzeStage {
                         only.enabled = result.job.job.analyzers ?? options.enabled
                         try AnalysisQueries.save(AnalysisStorage.write(outcome, fileId: result.job.fileId,
                                                                        contentKey: result.job.contentKey, options: only), in: db)
+                        for copy in copies.followers[result.job.fileId] ?? [] {
+                            try AnalysisQueries.copy(from: result.job.fileId, to: copy.fileId, in: db)
+                        }
                     } else {
                         try AnalysisQueries.saveCrash(result.failure ?? "worker failed", fileId: result.job.fileId,
                                                       contentKey: result.job.contentKey, versions: versions, in: db)
@@ -68,6 +89,23 @@ public enum AnalyzeStage {
             let relative = result.job.relativePath
             let fileId = result.job.fileId
             pending.append(result)
+            let followers = copies.followers[fileId] ?? []
+            if result.reply?.analysis != nil {
+                // Same bytes, same outcome, results or reasons: stored with this file's in `flush`.
+                let failure = result.reply?.analysis?.error
+                for copy in followers {
+                    try context.journal.record(fileId: copy.fileId, stage: "analyze", status: failure == nil ? .done : .failed,
+                                               error: failure ?? result.reply?.analysis?.damage)
+                }
+                if failure == nil { report.copied += followers.count } else { report.failed += followers.count }
+            } else {
+                // A crash may be the machine's: the copies stay stale, for the next run.
+                for copy in followers {
+                    try context.journal.record(fileId: copy.fileId, stage: "analyze", status: .failed,
+                                               error: "not analysed: \(relative), a file with the same bytes, stopped its worker")
+                }
+                report.failed += followers.count
+            }
             if let outcome = result.reply?.analysis, outcome.error == nil {
                 report.analysed += 1
                 if outcome.damage != nil { report.partial += 1 }

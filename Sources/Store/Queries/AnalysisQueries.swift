@@ -91,6 +91,38 @@ public enum AnalysisQueries {
         }
     }
 
+    /// Present files of `rootId` holding one of `contentKeys` whose analysis is current for `versions` and ok,
+    /// by content key: a copy of one of them can take its results (once the caller has proved the bytes equal).
+    public static func analysedByContent(_ db: Database, rootId: Int64, contentKeys: Set<String>,
+                                         versions: [String: Int]) throws -> [String: [(fileId: Int64, path: String)]] {
+        let current = Self.current(versions)
+        var found: [String: [(fileId: Int64, path: String)]] = [:]
+        let keys = contentKeys.sorted()
+        for start in Swift.stride(from: 0, to: keys.count, by: 500) {
+            let chunk = Array(keys[start..<min(keys.count, start + 500)])
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT f.content_key, f.id, f.path FROM files f JOIN analysis a ON a.file_id = f.id
+                WHERE f.root_id = ? AND f.status = 'present' AND a.status = 'ok' AND \(current.sql)
+                  AND f.content_key IN (\(databaseQuestionMarks(count: chunk.count)))
+                ORDER BY f.path
+                """, arguments: [rootId] + current.arguments + StatementArguments(chunk))
+            for row in rows { found[row[0], default: []].append((row[1], row[2])) }
+        }
+        return found
+    }
+
+    /// Gives `target` the stored analysis and visualiser frames of `source`, a file with the same bytes.
+    public static func copy(from source: Int64, to target: Int64, in db: Database) throws {
+        for table in [AnalysisRecord.databaseTableName, VisFramesRecord.databaseTableName] {
+            let names = try db.columns(in: table).map(\.name).filter { $0 != "file_id" }.map { "\"\($0)\"" }
+            let list = names.joined(separator: ", ")
+            try db.execute(sql: "DELETE FROM \(table) WHERE file_id = ?", arguments: [target])
+            try db.execute(sql: "INSERT INTO \(table) (file_id, \(list)) SELECT ?, \(list) FROM \(table) WHERE file_id = ?",
+                           arguments: [target, source])
+        }
+        try db.execute(sql: "UPDATE analysis SET analyzed_at = ? WHERE file_id = ?", arguments: [Date(), target])
+    }
+
     /// Counts of present files whose analysis is current and ok, and of those whose analysis is due.
     public static func counts(_ db: Database, versions: [String: Int]) throws -> (current: Int, pending: Int) {
         let current = Self.current(versions)
