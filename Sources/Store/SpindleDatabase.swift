@@ -50,9 +50,8 @@ public final class SpindleDatabase: Sendable {
         guard FileManager.default.isWritableFile(atPath: path) else { return try SpindleDatabase(readingOnly: path, momentary: true) }
         do {
             return try SpindleDatabase(path: path)
-        } catch let error as DatabaseError where [.SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM].contains(error.resultCode) {
-            return try SpindleDatabase(readingOnly: path, momentary: true)
-        } catch is ForeignSideFile {
+        } catch let error where error is ForeignSideFile
+                    || [.SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM].contains((error as? DatabaseError)?.resultCode) {
             return try SpindleDatabase(readingOnly: path, momentary: true)
         }
     }
