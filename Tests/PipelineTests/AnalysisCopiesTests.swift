@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+@testable import Pipeline
 import Store
 import TestSupport
 import XCTest
@@ -64,6 +65,21 @@ final class AnalysisCopiesTests: LibraryTestCase {
         XCTAssertEqual(try results(), stored)
         let text = try spindle(["analyze", "--force"]).stdout
         XCTAssertTrue(text.contains("analyze: 4 analysed (0 partial), 2 copies of identical files given their results, 0 failed"), text)
+    }
+
+    /// The summary's speed is the decoded audio over the time spent decoding: finding and filling copies
+    /// (reading them whole, copying rows) had counted as decoding time, and a library of copies read slow.
+    func testTheSpeedLeavesOutTheTimeSpentOnCopies() {
+        var report = AnalyzeStage.Report()
+        report.analysed = 5
+        report.copied = 1995
+        report.audioSeconds = 100
+        report.seconds = 10
+        report.copySeconds = 8
+        var outcome = LibraryJobs.Outcome(runId: 1)
+        outcome.analysis = report
+        XCTAssertTrue(outcome.summary().contains("1995 copies of identical files given their results, 0 failed, 50× real time"),
+                      outcome.summary())
     }
 
     /// A copy of a file that cannot be decoded fails as it does, with its reason, and is not counted as analysed.

@@ -48,7 +48,8 @@ extension LibraryJobs {
             }
             if let tags { parts.append("tags: \(tags.read) read, \(tags.failed) failed") }
             if let a = analysis {
-                let speed = a.seconds > 0 && a.audioSeconds > 0 ? String(format: ", %.0f× real time", a.audioSeconds / a.seconds) : ""
+                let decoding = a.seconds - a.copySeconds
+                let speed = decoding > 0 && a.audioSeconds > 0 ? String(format: ", %.0f× real time", a.audioSeconds / decoding) : ""
                 let copied = a.copied > 0 ? ", \(a.copied) copies of identical files given their results" : ""
                 parts.append("analyze: \(a.analysed) analysed (\(a.partial) partial)\(copied), \(a.failed) failed\(speed)")
             }
