@@ -13,7 +13,7 @@ public struct StatusReport: Sendable {
 
     /// The status of the settings' database; a missing database is a usage error, not a new file.
     public static func load(settings: Settings, runLimit: Int = 10) throws -> StatusReport {
-        try load(database: try SpindleDatabase.forReading(try LibraryJobs.existingDatabase(settings)), runLimit: runLimit)
+        try load(database: try LibraryJobs.existingDatabaseForReading(settings), runLimit: runLimit)
     }
 
     public static func load(database: SpindleDatabase, runLimit: Int = 10) throws -> StatusReport {

@@ -15,11 +15,16 @@ public enum LibraryJobs {
         return (database, try LibraryRoot(path: try libraryPath(settings, database: database)))
     }
 
-    /// As `open`, for a command that only reads: a user who may not write the database reads it as it is
-    /// (`SpindleDatabase.forReading`).
+    /// As `open`, for a command that only reads: a user who may not write the database reads it as it is.
     public static func openForReading(_ settings: Settings) throws -> (SpindleDatabase, LibraryRoot) {
-        let database = try SpindleDatabase.forReading(try existingDatabase(settings))
+        let database = try existingDatabaseForReading(settings)
         return (database, try LibraryRoot(path: try libraryPath(settings, database: database)))
+    }
+
+    /// The settings' database, which must exist, opened for a command that only reads it
+    /// (`SpindleDatabase.forReading`).
+    public static func existingDatabaseForReading(_ settings: Settings) throws -> SpindleDatabase {
+        try SpindleDatabase.forReading(try existingDatabase(settings))
     }
 
     /// The settings' database path when a database is there. Commands that only read what a scan stored say

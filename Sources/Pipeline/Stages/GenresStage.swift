@@ -71,7 +71,7 @@ public enum GenresStage {
 
     /// `genres report`: the database's stored genres; a missing database is a usage error, not a new file.
     public static func report(settings: Settings, format: ReportFormat, output: String?) throws -> String? {
-        try report(database: try SpindleDatabase.forReading(try LibraryJobs.existingDatabase(settings)), format: format, output: output)
+        try report(database: try LibraryJobs.existingDatabaseForReading(settings), format: format, output: output)
     }
 
     /// Renders the stored genres; writes `output` when given (returns nil), else returns the text.
