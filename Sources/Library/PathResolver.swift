@@ -186,7 +186,11 @@ public final class PathResolver: Sendable {
             let sameExt = tied.filter { ($0 as NSString).pathExtension.lowercased() == ext }
             if !sameExt.isEmpty { tied = sameExt }
         }
-        _ = try decide(tied, folders: folders, into: &r, strategy: 4)
+        // Names of the same words are told apart by their order, once the folders have had their say.
+        let askedOrder = PathWords.nameSequence(components.last!)
+        _ = try decide(tied, folders: folders, into: &r, strategy: 4) {
+            PathWords.wordsInOrder(askedOrder, PathWords.nameSequence($0))
+        }
         return r
     }
 
@@ -204,19 +208,15 @@ public final class PathResolver: Sendable {
     }
 
     /// Picks among files that match by name or words: one is the answer; several are decided by how many
-    /// folder names they share with the input; a tie is reported, never guessed.
-    private func decide(_ paths: [String], folders: [String], into r: inout Resolution, strategy: Int) throws -> Resolution? {
+    /// folder names they share with the input, then by `thenBy` (higher is closer); a tie is reported, never guessed.
+    private func decide(_ paths: [String], folders: [String], into r: inout Resolution, strategy: Int,
+                        thenBy: ((String) -> Int)? = nil) throws -> Resolution? {
         let usable = paths.filter { if case .file = check($0) { return true } else { return false } }
         guard !usable.isEmpty else { return nil }
-        var chosen = usable
-        if usable.count > 1 {
-            let scored = usable.map { path -> (String, Int) in
-                let theirs = path.split(separator: "/").dropLast().map { $0.lowercased() }
-                return (path, Self.folderSimilarity(folders, theirs))
-            }
-            let top = scored.map(\.1).max()!
-            chosen = scored.filter { $0.1 == top }.map(\.0)
+        var chosen = Self.best(usable) { path in
+            Self.folderSimilarity(folders, path.split(separator: "/").dropLast().map { $0.lowercased() })
         }
+        if let thenBy { chosen = Self.best(chosen, by: thenBy) }
         if chosen.count == 1 {
             r.resolved = chosen[0]
             r.strategy = strategy
@@ -224,6 +224,14 @@ public final class PathResolver: Sendable {
         }
         r.ambiguous = chosen.sorted()
         return r
+    }
+
+    /// The paths of the highest score (all of them when there is one path or none).
+    private static func best(_ paths: [String], by score: (String) -> Int) -> [String] {
+        guard paths.count > 1 else { return paths }
+        let scored = paths.map { ($0, score($0)) }
+        let top = scored.map(\.1).max()!
+        return scored.filter { $0.1 == top }.map(\.0)
     }
 
     /// Folder names the two paths share, trailing ones weighing most, plus shared words.

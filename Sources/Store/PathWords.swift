@@ -31,12 +31,31 @@ public enum PathWords {
     /// The words of a file's own name (the last component, without its extension), its leading track number
     /// included: what tells one track of a folder from its siblings. Numbers lose their leading zeros, so a
     /// server's "3 - Title" meets a file's "03 Title".
-    public static func nameWords(_ path: String) -> Set<String> {
-        Set(tokens(stem(String(path.split(separator: "/").last ?? ""))).map { word in
+    public static func nameWords(_ path: String) -> Set<String> { Set(nameSequence(path)) }
+
+    /// The words of a file's own name as `nameWords` gives them, in their order and with repeats: where two
+    /// names hold the same words ("Symphony No. 1, Mvt. 2" and "Symphony No. 2, Mvt. 1"), the order tells them apart.
+    public static func nameSequence(_ path: String) -> [String] {
+        tokens(stem(String(path.split(separator: "/").last ?? ""))).map { word in
             guard word.allSatisfy({ $0.isASCII && $0.isNumber }) else { return word }
             let digits = word.drop { $0 == "0" }
             return digits.isEmpty ? "0" : String(digits)
-        })
+        }
+    }
+
+    /// The length of the longest sequence of words two names hold in the same order (not necessarily
+    /// adjacent): how much of one name the other spells in its order.
+    public static func wordsInOrder(_ a: [String], _ b: [String]) -> Int {
+        guard !a.isEmpty, !b.isEmpty else { return 0 }
+        var previous = [Int](repeating: 0, count: b.count + 1)
+        var current = previous
+        for x in a {
+            for (j, y) in b.enumerated() {
+                current[j + 1] = x == y ? previous[j] + 1 : max(previous[j + 1], current[j])
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
     }
 
     /// A file name without its extension (a dot within the last 6 characters).

@@ -192,6 +192,33 @@ final class ResolverTests: XCTestCase {
                            to: "Beyoncé/I Am... Sasha Fierce (2008)/03 - Halo.flac", by: 4)
     }
 
+    // Classical names hold the same words in another order ("Symphony No. 1, Mvt. 2" and "Symphony No. 2,
+    // Mvt. 1" in one folder). A server's tag-built path for one of them tied the two, and the player got
+    // nothing ("ambiguous"); the order of the name's words now decides, after the folders.
+    func testNamesOfTheSameWordsAreToldApartByTheirOrder() throws {
+        let names = ["Brahms/Symphonies/02 Symphony No. 1, Mvt. 2.flac", "Brahms/Symphonies/05 Symphony No. 2, Mvt. 1.flac"]
+        for (i, f) in names.enumerated() {
+            let path = library + "/" + f
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Synth.write(Synth.sine(frequency: 300 + Double(i) * 50, seconds: 0.2, amplitude: 0.2), to: path, format: .flac16)
+        }
+        try index()
+        try assertResolves("Brahms/Symphonies/02 - Symphony No. 1: Mvt. 2.mp3", to: names[0], by: 4)
+        try assertResolves("Brahms/Symphonies/Symphony No. 2 - Mvt. 1.mp3", to: names[1], by: 4)
+        // The same words in the same order in two folders are still for the folders to decide, and a tie
+        // there is still reported.
+        let elsewhere = try resolver.resolve("Elsewhere/Intro.mp3")
+        XCTAssertNil(elsewhere.resolved)
+        XCTAssertEqual(elsewhere.ambiguous, ["Various/Hits A/05 Intro.flac", "Various/Hits B/05 Intro.flac"])
+    }
+
+    func testWordsInOrder() {
+        XCTAssertEqual(PathWords.wordsInOrder(["symphony", "no", "1", "mvt", "2"], ["2", "symphony", "no", "1", "mvt", "2"]), 5)
+        XCTAssertEqual(PathWords.wordsInOrder(["symphony", "no", "1", "mvt", "2"], ["5", "symphony", "no", "2", "mvt", "1"]), 3)
+        XCTAssertEqual(PathWords.wordsInOrder([], ["a"]), 0)
+        XCTAssertEqual(PathWords.nameSequence("Brahms/02 Symphony No. 1, Mvt. 02.flac"), ["2", "symphony", "no", "1", "mvt", "2"])
+    }
+
     func testPathWords() {
         XCTAssertEqual(PathWords.words("Beyoncé/03 - Halo.FLAC"), ["beyonce", "halo"])
         XCTAssertEqual(PathWords.words("2Pac/1996 All Eyez on Me/1-03 Ambitionz.mp3"), ["2pac", "1996", "all", "eyez", "on", "me", "ambitionz"])
