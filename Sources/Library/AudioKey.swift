@@ -17,7 +17,8 @@ import Foundation
 /// - Ogg Vorbis and Opus: the headers the decoder reads (Vorbis identification and setup, `OpusHead` with its
 ///   output gain) and, from the first page after them, the audio pages' size in all and the payloads and
 ///   granule positions of the first and last 64 KiB of them. Not the page sequence numbers and checksums,
-///   which a longer comment header renumbers on every page after it.
+///   which a longer comment header renumbers on every page after it. FLAC in Ogg: STREAMINFO as for FLAC,
+///   with the audio pages as above when its MD5 is unset.
 /// - WavPack, Monkey's Audio, Musepack and TTA: as MP3, from their stream's magic (`wvpk`, `MAC `, `MPCK` /
 ///   `MP+`, `TTA1`) to the APEv2 / ID3v1 tags these formats carry at the end.
 /// - DSF: the `fmt ` and `data` chunks (what follows is the ID3v2 tag, which the header points to); DSDIFF:
@@ -136,6 +137,9 @@ public enum AudioKey {
         var offset: Int64 = 0
         var packet: [UInt8] = []
         var packets = 0, needed = 0, serial: UInt32?
+        // Vorbis and Opus: every header but the comments decides decoding. FLAC: only STREAMINFO does (hashed
+        // when the first packet is read); its other headers are metadata blocks, which taggers rewrite.
+        var decides: (Int) -> Bool = { $0 != 1 }
         // Header pages: gather packets until the last header packet has ended; audio starts on the next page.
         while needed == 0 || packets < needed {
             guard let page = file.oggPage(at: offset), serial == nil || page.serial == serial else { return nil }
@@ -145,15 +149,26 @@ public enum AudioKey {
             var cursor = payload.startIndex
             for lacing in page.lacing {
                 let end = cursor + Int(lacing)
-                // Only the first packets are kept whole: a comment packet may hold megabytes of cover art.
-                if packets != 1 { packet += payload[cursor..<end] }
+                // Only the headers hashed are kept whole: a comment packet may hold megabytes of cover art.
+                if packets == 0 || decides(packets) { packet += payload[cursor..<end] }
                 guard packet.count <= 1 << 24 else { return nil }
                 cursor = end
                 guard lacing < 255 else { continue }
                 if packets == 0 {
-                    if packet.starts(with: Array("OpusHead".utf8)) { needed = 2 } else if packet.starts(with: [1] + Array("vorbis".utf8)) { needed = 3 } else { return nil }
+                    if packet.starts(with: Array("OpusHead".utf8)) {
+                        needed = 2
+                    } else if packet.starts(with: [1] + Array("vorbis".utf8)) {
+                        needed = 3
+                    } else if let flac = FLACInOgg(packet) {
+                        if let key = flac.key { return key }
+                        needed = 1 + flac.headerPackets
+                        hash.add(Array(flac.described))
+                        decides = { _ in false }
+                    } else {
+                        return nil
+                    }
                 }
-                if packets != 1 { hash.add(packet) }     // identification and setup headers; not the comments
+                if decides(packets) { hash.add(packet) }
                 packet.removeAll(keepingCapacity: true)
                 packets += 1
             }
@@ -192,6 +207,29 @@ public enum AudioKey {
             candidate = found + 1
         }
         return nil
+    }
+
+    /// The first packet of FLAC in Ogg: the mapping's header (0x7F "FLAC", version, the number of header
+    /// packets that follow), then "fLaC" and the STREAMINFO block.
+    private struct FLACInOgg {
+        /// STREAMINFO's stream description: rate, channels, bits, length and MD5, as for a native FLAC file.
+        let described: ArraySlice<UInt8>
+        let headerPackets: Int
+
+        init?(_ packet: [UInt8]) {
+            guard packet.count >= 51, packet.starts(with: [0x7F] + Array("FLAC".utf8)),
+                  Array(packet[9..<13]) == Array("fLaC".utf8), packet[13] & 0x7F == 0 else { return nil }
+            headerPackets = Int(packet[7]) << 8 | Int(packet[8])
+            // Zero means "unknown": the headers' end could only be guessed.
+            guard headerPackets > 0 else { return nil }
+            described = packet[27..<51]
+        }
+
+        /// With the MD5 of the decoded samples set, the description is the whole key, as for a native FLAC file;
+        /// without it, the audio pages must be hashed too.
+        var key: String? {
+            described.suffix(16).contains { $0 != 0 } ? "oggflac:" + Reader.hex(described) : nil
+        }
     }
 
     /// MPEG audio (or ADTS) frames from the first frame header near `audioStart` to the ID3v1 / APEv2 tags at

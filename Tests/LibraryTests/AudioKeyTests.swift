@@ -168,10 +168,54 @@ final class AudioKeyTests: TemporaryFolderTestCase {
         }
     }
 
+    /// One Ogg page of whole packets (each under 255 × 255 bytes); the checksum is left zero, as the key never reads it.
+    func oggPage(sequence: UInt32, flags: UInt8 = 0, granule: UInt64 = 0, _ packets: [Data]) -> Data {
+        var lacing: [UInt8] = []
+        for packet in packets {
+            lacing += [UInt8](repeating: 255, count: packet.count / 255) + [UInt8(packet.count % 255)]
+        }
+        var page = Data("OggS".utf8) + Data([0, flags])
+        page += withUnsafeBytes(of: granule.littleEndian) { Data($0) } + Data([7, 7, 7, 7])
+        page += withUnsafeBytes(of: sequence.littleEndian) { Data($0) } + Data(count: 4)
+        return page + Data([UInt8(lacing.count)] + lacing) + packets.reduce(Data(), +)
+    }
+
+    /// FLAC in Ogg as libFLAC writes it: the mapping's first packet with STREAMINFO, one packet per metadata
+    /// block (`metadata` bytes of comments, then `pictures` more blocks), then pages of frames.
+    func oggFLAC(md5: UInt8, metadata: Int, pictures: Int = 0, audio: [UInt8]) -> Data {
+        var first = Data([0x7F]) + Data("FLAC".utf8) + Data([1, 0, 0, UInt8(1 + pictures)]) + Data("fLaC".utf8)
+        first += Data([0, 0, 0, 34]) + Data([0x10, 0, 0x10, 0, 0, 0, 0, 0, 0, 0]) + Data([0x0A, 0xC4, 0x42, 0xF0, 0, 0, 0xAC, 0x44])
+        first += Data(repeating: md5, count: 16)
+        var headers = [Data([pictures == 0 ? 0x84 : 0x04, 0, UInt8(metadata >> 8), UInt8(metadata & 0xFF)]) + Data(repeating: 0x41, count: metadata)]
+        for p in 0..<pictures {
+            headers.append(Data([p == pictures - 1 ? 0x86 : 0x06, 0, 1, 0]) + Data(repeating: 0x50, count: 256))
+        }
+        var stream = oggPage(sequence: 0, flags: 2, [first]) + oggPage(sequence: 1, headers)
+        for (i, byte) in audio.enumerated() {
+            stream += oggPage(sequence: UInt32(2 + pictures + i), flags: i == audio.count - 1 ? 4 : 0, granule: UInt64(4096 * (i + 1)),
+                              [Data([0xFF, 0xF8]) + Data(repeating: byte, count: 3000)])
+        }
+        return stream
+    }
+
+    // FLAC in Ogg had no audio key: a tag edit (Picard, `spindle tags`) sent it to be decoded and analysed again.
+    func testOggFLACKeyIsStreamInfoWhateverTheMetadata() throws {
+        let audio: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
+        let withMD5 = try XCTUnwrap(try key("md5.oga", oggFLAC(md5: 0x5A, metadata: 40, audio: audio)))
+        XCTAssertTrue(withMD5.hasPrefix("oggflac:"), withMD5)
+        XCTAssertEqual(try key("md5-retagged.oga", oggFLAC(md5: 0x5A, metadata: 900, pictures: 2, audio: audio)), withMD5)
+        XCTAssertNotEqual(try key("md5-other.oga", oggFLAC(md5: 0x5B, metadata: 40, audio: audio)), withMD5)
+        // Without the MD5, the audio pages are the key, and the metadata blocks (and their count) still are not.
+        let bare = try XCTUnwrap(try key("bare.oga", oggFLAC(md5: 0, metadata: 40, audio: audio)))
+        XCTAssertEqual(try key("retagged.oga", oggFLAC(md5: 0, metadata: 900, pictures: 2, audio: audio)), bare)
+        XCTAssertNotEqual(try key("edited.oga", oggFLAC(md5: 0, metadata: 40, audio: audio.dropLast() + [9])), bare)
+        XCTAssertNotEqual(bare, withMD5)
+    }
+
     func testContainersWithoutAnAudioKey() throws {
-        // An Ogg stream of another codec (FLAC in Ogg) has none.
-        var page = Data("OggS".utf8) + Data([0, 2]) + Data(count: 20) + Data([1, 13])
-        page += Data([0x7F]) + Data("FLAC".utf8) + Data(count: 8)
+        // FLAC in Ogg whose first packet does not say how many headers follow (0: unknown) has none.
+        var page = Data("OggS".utf8) + Data([0, 2]) + Data(count: 20) + Data([1, 51])
+        page += Data([0x7F]) + Data("FLAC".utf8) + Data([1, 0, 0, 0]) + Data("fLaC".utf8) + Data([0, 0, 0, 34]) + Data(count: 34)
         XCTAssertNil(try key("flac.oga", page))
         // Nor one whose first packet never ends (every lacing value 255, to the end of the file).
         var endless = Data()
