@@ -35,7 +35,8 @@ let package = Package(
         // Exclusivity checks cost more than the DSP in the per-sample loops; the module holds no shared state.
         .target(name: "Analysis", dependencies: ["CFFTW"],
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
-        .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift"),
+                                              .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(name: "Library", dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "Tagging", dependencies: ["CTagLib", "CXattr", "CFFmpeg"]),
         // Genres reads Analysis' value types only (MusicalKey), never its DSP.

@@ -95,11 +95,13 @@ final class ServedLibrary: Sendable {
             case .SQLITE_BUSY, .SQLITE_LOCKED: return "the database is locked by another process; try again"
             case .SQLITE_CANTOPEN: return "the database cannot be opened"
             // A WAL database's readers share the index SQLite keeps beside it (-shm), created by whoever opens
-            // the database first after the last connection closed: a reader that may not write the folder
-            // fails whenever no nightly run holds the database open.
+            // the database first when it is not there: a reader that may not write the folder cannot. Spindle's
+            // writers leave it in place (`SpindleDatabase.keepSideFiles`), so it is missing only beside a
+            // database no Spindle of this version has written since it was copied or upgraded.
             case .SQLITE_READONLY:
                 return "the database's folder is not writable by the server's user: SQLite keeps the index its "
-                    + "readers share (-shm) beside the database; give that user write access to the folder"
+                    + "readers share (-shm) beside the database; run any spindle command (`spindle status`) once as "
+                    + "the database's owner, which leaves it there, or give that user write access to the folder"
             case .SQLITE_NOTADB, .SQLITE_CORRUPT: return "the database file is not a readable Spindle database"
             default: return "the database cannot be read (\(error.resultCode))"
             }
@@ -108,18 +110,30 @@ final class ServedLibrary: Sendable {
     }
 
     /// A database the server's user may read but not write, in a folder it may write, owned by a user other
-    /// than root. Opening it first after the last connection closed, the server makes its -wal and -shm files
-    /// as its own user with the database's mode, and the owner can then no longer write through them: the
-    /// nightly run fails with "attempt to write a readonly database". (SQLite running as root gives them to the
-    /// database's owner; in a folder the server may not write it makes none, and `describe` says so.)
+    /// than root, without the owner's -wal and -shm files beside it. Opening it, the server makes them as its own
+    /// user with the database's mode, and the owner can then no longer write through them: the nightly run fails with
+    /// "attempt to write a readonly database". Spindle's writers leave the owner's in place
+    /// (`SpindleDatabase.keepSideFiles`), which the server then reads through, so this is a database copied or
+    /// upgraded and not written since. (SQLite running as root gives them to the database's owner; in a folder
+    /// the server may not write it makes none, and `describe` says so.)
     static func sharingProblem(_ path: String) -> String? {
         var st = stat()
         let folder = (path as NSString).deletingLastPathComponent
         guard stat(path, &st) == 0, st.st_uid != 0, st.st_uid != geteuid(), access(path, W_OK) != 0,
-              access(folder.isEmpty ? "." : folder, W_OK) == 0 else { return nil }
+              access(folder.isEmpty ? "." : folder, W_OK) == 0,
+              !Self.ownersSideFiles(path, owner: st.st_uid) else { return nil }
         return "this user may read but not write \(path): the -wal and -shm files SQLite makes beside it would be "
-            + "this user's, and the database's owner could no longer write it (the nightly run would fail); run the "
-            + "server as the database's owner, or give both users a group that may write the file"
+            + "this user's, and the database's owner could no longer write it (the nightly run would fail); run any "
+            + "spindle command (`spindle status`) once as the database's owner before starting the server, which "
+            + "leaves the owner's in place, or give both users a group that may write the file"
+    }
+
+    /// Whether the -wal and -shm files beside `path` are there and `owner`'s (this server reads through them).
+    private static func ownersSideFiles(_ path: String, owner: uid_t) -> Bool {
+        [path + "-wal", path + "-shm"].allSatisfy { side in
+            var st = stat()
+            return stat(side, &st) == 0 && st.st_uid == owner
+        }
     }
 
     static func inode(of path: String) -> UInt64? {

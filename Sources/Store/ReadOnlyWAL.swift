@@ -4,7 +4,8 @@ import GRDB
 /// Reading a WAL-mode database (Spindle's, Navidrome's) for a moment, as a user who may not write it.
 ///
 /// While a writer has the database open, its -wal and -shm files exist and a reader needs only to read them.
-/// Once the writer closes it they are gone, and SQLite makes them again to read at all: in a folder this user
+/// Spindle's own writers leave them in place when they close (`SpindleDatabase.keepSideFiles`); other writers
+/// (Navidrome, an older Spindle) delete them, and SQLite makes them again to read at all: in a folder this user
 /// may not write it cannot (SQLITE_READONLY or SQLITE_CANTOPEN), and in one it may, they would be this user's,
 /// and the database's owner could no longer write through them (SQLite running as root gives them to the
 /// database's owner; anyone else cannot). No -wal file means no write is pending, so the main file alone is the

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The Spindle database: one SQLite file in WAL mode, migrated to the current schema when opened.
 public final class SpindleDatabase: Sendable {
@@ -88,10 +89,26 @@ public final class SpindleDatabase: Sendable {
         config.busyMode = .timeout(30)
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if !db.configuration.readonly { try keepSideFiles(db) }
             // The fuzzy index's triggers call it on every connection that writes `files`.
             db.add(function: PathWords.sqlFunction)
         }
         return config
+    }
+
+    /// Persistent WAL: the -wal and -shm files stay beside the database when the last writer closes it (the
+    /// -wal emptied), owned by the user who writes it. SQLite otherwise deletes them, and the next reader makes
+    /// them again: `spindle serve` or a command run as a user who may write the folder but not the database made
+    /// them as its own, and the owner's next run could not write through them (`ForeignSideFile`). With them in
+    /// place, such a reader uses them read-only and makes nothing (SQLite's read-only WAL access, 3.22 and later).
+    private static func keepSideFiles(_ db: Database) throws {
+        var persist: CInt = 1
+        let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
+        guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+        // Without a limit the kept -wal would keep the size a run grew it to. With one, it is emptied when the
+        // last writer closes (a database file replaced meanwhile then finds no stale frames beside it), and
+        // cut back to 8 MiB after each checkpoint during a run.
+        try db.execute(sql: "PRAGMA journal_size_limit = \(8 << 20)")
     }
 
     public static var migrationNames: [String] { Migrations.migrator().migrations }

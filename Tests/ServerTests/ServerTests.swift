@@ -292,17 +292,14 @@ final class ServerTests: XCTestCase {
         guard getuid() == 0, try CLI.runUnprivileged(["--version"])?.status == 0 else {
             throw XCTSkip("needs root, to run the server as a user who may not write the folder")
         }
-        let serve = try ServeProcess(["--db", db, "--library", f.library, "serve", "--listen", "127.0.0.1:0"], asNobody: true)
+        var serve = try ServeProcess(["--db", db, "--library", f.library, "serve", "--listen", "127.0.0.1:0"], asNobody: true)
         let process = serve.process
         defer { if process.isRunning { process.terminate() } }
-        var announced = serve.announced
-        let port = try XCTUnwrap(serve.port, announced)
+        let port = try XCTUnwrap(serve.port, serve.announced)
         let health = try RawHTTPClient.get(port: port, "/health")
         XCTAssertEqual(health.status, 503)
         XCTAssertTrue((try object(health)["error"] as? String ?? "").contains("folder is not writable"), health.text)
-        process.terminate()
-        process.waitUntilExit()
-        announced += String(decoding: serve.standardError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let announced = serve.stop()
         let lines = announced.split(separator: "\n").map(String.init)
         XCTAssertTrue(lines.count == 2 && lines[1].contains("warning: requests get 503")
                       && lines[1].contains("give that user write access to the folder"), announced)
@@ -332,17 +329,54 @@ final class ServerTests: XCTestCase {
         guard getuid() == 0, try CLI.runUnprivileged(["--version"])?.status == 0 else {
             throw XCTSkip("needs root, to run the server as a user who may not write the database")
         }
-        let serve = try ServeProcess(["--db", db, "--library", f.library, "serve", "--listen", "127.0.0.1:0"], asNobody: true)
+        var serve = try ServeProcess(["--db", db, "--library", f.library, "serve", "--listen", "127.0.0.1:0"], asNobody: true)
         let process = serve.process
         defer { if process.isRunning { process.terminate() } }
-        var announced = serve.announced
-        let port = try XCTUnwrap(serve.port, announced)
+        let port = try XCTUnwrap(serve.port, serve.announced)
         XCTAssertEqual(try RawHTTPClient.get(port: port, "/health").status, 200, "it serves")
-        process.terminate()
-        process.waitUntilExit()
-        announced += String(decoding: serve.standardError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let announced = serve.stop()
         XCTAssertTrue(announced.contains("warning: this user may read but not write \(db)")
                       && announced.contains("the database's owner could no longer write it"), announced)
+    }
+
+    /// The database as its owner (user 1) leaves it after a command: Spindle's writers keep the -wal and -shm
+    /// files. SQLite deleted them when the owner's last connection closed, so a server run as another user made
+    /// them again as its own: in a folder it may write, the owner's next run failed on them; in one it may not,
+    /// every request got 503 until the nightly run next held the database open.
+    func testAServerAsAnotherUserReadsThroughTheSideFilesTheOwnerLeft() throws {
+        let f = try ServerFixture.get()
+        guard getuid() == 0, try CLI.runUnprivileged(["--version"])?.status == 0 else {
+            throw XCTSkip("needs root, to run the server and the owner as two other users")
+        }
+        for folderMode in [0o777, 0o755] {
+            let dir = try Synth.temporaryDirectory("ServerTestsOwnersSideFiles")
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let db = try walCopy(of: f.db, in: dir)
+            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: dir)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644, .ownerAccountID: 1], ofItemAtPath: db)
+            let owners = try XCTUnwrap(CLI.runUnprivileged(["--db", db, "status"], user: 1))
+            XCTAssertEqual(owners.status, 0, owners.stderr)
+            // The owner's folder, which the server's user may (777) or may not (755) write.
+            try FileManager.default.setAttributes([.posixPermissions: folderMode, .ownerAccountID: 1], ofItemAtPath: dir)
+            for side in [db + "-wal", db + "-shm"] {
+                let owner = ((try? FileManager.default.attributesOfItem(atPath: side))?[.ownerAccountID] as? NSNumber)?.intValue
+                XCTAssertEqual(owner, 1, "\(side), folder \(String(folderMode, radix: 8))")
+            }
+            var serve = try ServeProcess(["--db", db, "--library", f.library, "serve", "--listen", "127.0.0.1:0"], asNobody: true)
+            let process = serve.process
+            defer { if process.isRunning { process.terminate() } }
+            let port = try XCTUnwrap(serve.port, serve.announced)
+            XCTAssertEqual(try RawHTTPClient.get(port: port, "/health").status, 200, "folder \(String(folderMode, radix: 8))")
+            // The owner writes while the server reads, and after.
+            let scan = try XCTUnwrap(CLI.runUnprivileged(["--db", db, "--library", f.library, "scan"], user: 1))
+            XCTAssertEqual(scan.status, 0, scan.stderr)
+            let health = try object(try RawHTTPClient.get(port: port, "/health"))
+            XCTAssertEqual((health["last_run"] as? [String: Any])?["kind"] as? String, "scan", "the server sees the owner's run")
+            let announced = serve.stop()
+            XCTAssertFalse(announced.contains("warning"), announced)
+            let again = try XCTUnwrap(CLI.runUnprivileged(["--db", db, "--library", f.library, "scan"], user: 1))
+            XCTAssertEqual(again.status, 0, "folder \(String(folderMode, radix: 8)): \(again.stderr)")
+        }
     }
 
     /// The command itself: an ephemeral port announced on standard error, and a clean stop on SIGTERM.
@@ -387,6 +421,14 @@ private struct ServeProcess {
             if chunk.isEmpty { break }
             announced += String(decoding: chunk, as: UTF8.self)
         }
+    }
+
+    /// Stops the server; everything it wrote to standard error.
+    mutating func stop() -> String {
+        process.terminate()
+        process.waitUntilExit()
+        announced += String(decoding: standardError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return announced
     }
 
     /// The port of "spindle: serving DB on http://HOST:PORT".
