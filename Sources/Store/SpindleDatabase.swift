@@ -57,19 +57,22 @@ public final class SpindleDatabase: Sendable {
         }
     }
 
-    /// A -wal or -shm beside the database that this user may not write, though it may write the database:
-    /// made by a process reading it as another user, with the database's mode. SQLite fails with "attempt to
-    /// write a readonly database", which names neither the file nor its maker.
+    /// A -wal or -shm beside the database that this user may not write, though it may write the database: kept
+    /// by Spindle run as the database's previous owner (`keepSideFiles`), or made by a process reading it as
+    /// another user, with the database's mode. SQLite fails with "attempt to write a readonly database", which
+    /// names neither the file nor its maker.
     static func refuseForeignSideFiles(_ path: String) throws {
         guard FileManager.default.isWritableFile(atPath: path) else { return }
         for side in [path + "-wal", path + "-shm"] {
             var st = stat()
             guard stat(side, &st) == 0, access(side, W_OK) != 0 else { continue }
-            let owner = getpwuid(st.st_uid).map { String(cString: $0.pointee.pw_name) } ?? "user \(st.st_uid)"
-            throw ForeignSideFile(description: "\(side) belongs to \(owner), and this user may not write it: a process "
-                + "reading the database as \(owner) (`spindle serve`?) made it. Run both as one user, or give both a "
-                + "group that may write the database; to go on now, stop that process and remove \(path)-wal and "
-                + "\(path)-shm if the -wal file is empty (a reader's is; a writer's holds its last changes)")
+            let owner = DatabaseFiles.ownerName(of: side) ?? "user \(st.st_uid)"
+            throw ForeignSideFile(description: "\(side) belongs to \(owner), and this user may not write it: Spindle "
+                + "run as \(owner) before the database changed owner left it (then hand over all its files: "
+                + "\(DatabaseFiles.handOver(path))), or a process reading the database as \(owner) (`spindle serve`?) "
+                + "made it (then run both as one user, or give both a group that may write the database; to go on now, "
+                + "stop that process and remove \(path)-wal and \(path)-shm if the -wal file is empty: a reader's is, a "
+                + "writer's holds its last changes)")
         }
     }
 

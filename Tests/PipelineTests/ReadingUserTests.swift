@@ -66,6 +66,32 @@ final class ReadingUserTests: LibraryTestCase {
         XCTAssertEqual(again.status, 0, again.stderr)
     }
 
+    /// Spindle keeps the -wal and -shm files beside the database, as their owner's. A database handed to another
+    /// user with `chown spindle.db` alone (moving the nightly run off root) leaves them to the old owner, and
+    /// the new owner's run cannot write: it says so, and what to do, rather than blaming a reader.
+    func testANewOwnerIsToldToTakeTheSideFilesToo() throws {
+        guard getuid() == 0 else { throw XCTSkip("needs root, to hand the database to another user") }
+        try makeLibrary()
+        XCTAssertEqual(try spindle(["scan"]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: db + "-wal"), "kept for readers")
+        for path in [dir, library] { try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: path) }
+        let newOwner = getpwuid(1).map { String(cString: $0.pointee.pw_name) } ?? "1"
+        let handOver = "`chown \(newOwner) \(db) \(db).lock \(db)-wal \(db)-shm`"
+        try FileManager.default.setAttributes([.ownerAccountID: 1], ofItemAtPath: db)
+        let blocked = try XCTUnwrap(CLI.runUnprivileged(["--db", db, "--library", library, "scan"], user: 1))
+        XCTAssertEqual(blocked.status, 1)
+        XCTAssertTrue(blocked.stderr.contains("\(db)-wal belongs to root") && blocked.stderr.contains("before the database changed owner")
+                      && blocked.stderr.contains(handOver), blocked.stderr)
+        for side in [db + "-wal", db + "-shm"] { try FileManager.default.setAttributes([.ownerAccountID: 1], ofItemAtPath: side) }
+        let locked = try XCTUnwrap(CLI.runUnprivileged(["--db", db, "--library", library, "scan"], user: 1))
+        XCTAssertEqual(locked.status, 1)
+        XCTAssertTrue(locked.stderr.contains("\(db).lock: Permission denied; it belongs to root") && locked.stderr.contains(handOver),
+                      locked.stderr)
+        try FileManager.default.setAttributes([.ownerAccountID: 1], ofItemAtPath: db + ".lock")
+        let taken = try XCTUnwrap(CLI.runUnprivileged(["--db", db, "--library", library, "scan"], user: 1))
+        XCTAssertEqual(taken.status, 0, taken.stderr)
+    }
+
     /// Such files, made by a reader that does make them (`serve`, which keeps reading as the nightly run
     /// comes and goes): the owner's run said only "the user running spindle needs write access to the database
     /// file and to its folder", which it has.

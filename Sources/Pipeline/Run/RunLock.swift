@@ -1,4 +1,5 @@
 import Foundation
+import Store
 
 /// Another run holds the database: exit code 4.
 public struct LockHeldError: Error, CustomStringConvertible, Sendable {
@@ -19,7 +20,12 @@ public final class RunLock {
         // regular file (a FIFO would block).
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else {
-            let reason = errno == ELOOP ? "it is a symlink; refusing to follow it (remove it)" : String(cString: strerror(errno))
+            var reason = errno == ELOOP ? "it is a symlink; refusing to follow it (remove it)" : String(cString: strerror(errno))
+            // Another user's lock: the database was run as that user before it changed owner.
+            if errno == EACCES, let owner = DatabaseFiles.ownerName(of: path) {
+                reason += "; it belongs to \(owner): to run as this user, hand over all the database's files: "
+                    + DatabaseFiles.handOver(databasePath)
+            }
             throw PipelineError("cannot open lock file \(path): \(reason)")
         }
         var st = stat()
