@@ -8,6 +8,14 @@ import Synchronization
 /// The database and library the server reads, opened read-only on first need and reopened when the file
 /// is replaced. A database that is missing, from an older Spindle, or locked makes requests fail with a
 /// 503 saying why; the server itself keeps running and tries again (at most once a second).
+///
+/// A server whose user may not write the database reads it, while no writer has made a -wal beside it, as a
+/// snapshot (`SpindleDatabase.isSnapshot`), making no -wal or -shm of its own: made in a folder it may write,
+/// those would be its own, and the database's owner could no longer write; in one it may not, it could not
+/// read at all. Once a writer's -wal appears, the next request opens the database again, reading through the
+/// writer's files. A writer copies its log into the file only at a checkpoint (after a stage, or every
+/// 1,000 pages), so a request would have to be under way across the writer's start and its first
+/// checkpoint to read a page half written; it would fail (a 503), not return wrong rows.
 final class ServedLibrary: Sendable {
     /// One open database with its library root and resolver.
     struct Open: Sendable {
@@ -17,6 +25,8 @@ final class ServedLibrary: Sendable {
         var resolver: PathResolver
         /// The file's identity when opened: another inode means the file was replaced.
         var inode: UInt64
+        /// Opened as a snapshot: stale once a writer's -wal appears.
+        var isSnapshot: Bool { database.isSnapshot }
     }
 
     private struct State {
@@ -40,8 +50,9 @@ final class ServedLibrary: Sendable {
         let inode = Self.inode(of: databasePath)
         return try state.withLock { state in
             if let open = state.open {
-                if inode == open.inode { return open }
-                state.open = nil // vanished or replaced: reopen below
+                let writerCame = open.isSnapshot && FileManager.default.fileExists(atPath: databasePath + "-wal")
+                if inode == open.inode && !writerCame { return open }
+                state.open = nil // vanished, replaced, or written since the snapshot: reopen below
                 state.lastAttempt = nil
             }
             let now = ContinuousClock.now
@@ -110,22 +121,25 @@ final class ServedLibrary: Sendable {
     }
 
     /// A database the server's user may read but not write, in a folder it may write, owned by a user other
-    /// than root, without the owner's -wal and -shm files beside it. Opening it, the server makes them as its own
-    /// user with the database's mode, and the owner can then no longer write through them: the nightly run fails with
-    /// "attempt to write a readonly database". Spindle's writers leave the owner's in place
-    /// (`SpindleDatabase.keepSideFiles`), which the server then reads through, so this is a database copied or
-    /// upgraded and not written since. (SQLite running as root gives them to the database's owner; in a folder
-    /// the server may not write it makes none, and `describe` says so.)
+    /// than root, with -wal or -shm files beside it that are not all the owner's: the server's own (made by a
+    /// server before it read snapshots), which the owner cannot write through (its nightly run fails with
+    /// "attempt to write a readonly database"), or one of the pair missing, which SQLite would make as the
+    /// server's user. With neither there the server reads a snapshot and makes none; with both the owner's it
+    /// reads through them. (SQLite running as root gives what it makes to the database's owner; in a folder
+    /// the server may not write it makes nothing.)
     static func sharingProblem(_ path: String) -> String? {
         var st = stat()
         let folder = (path as NSString).deletingLastPathComponent
+        let sides = [path + "-wal", path + "-shm"]
         guard stat(path, &st) == 0, st.st_uid != 0, st.st_uid != geteuid(), access(path, W_OK) != 0,
               access(folder.isEmpty ? "." : folder, W_OK) == 0,
+              sides.contains(where: { FileManager.default.fileExists(atPath: $0) }),
               !Self.ownersSideFiles(path, owner: st.st_uid) else { return nil }
-        return "this user may read but not write \(path): the -wal and -shm files SQLite makes beside it would be "
-            + "this user's, and the database's owner could no longer write it (the nightly run would fail); run any "
-            + "spindle command (`spindle status`) once as the database's owner before starting the server, which "
-            + "leaves the owner's in place, or give both users a group that may write the file"
+        return "this user may read but not write \(path), and the -wal and -shm files beside it are not all its "
+            + "owner's: SQLite reads through them as this user, making what is missing as this user's, and the "
+            + "database's owner could then no longer write it (the nightly run would fail). Stop the server, remove "
+            + "those of them that are this user's (a reader's -wal is empty), run `spindle status` once as the "
+            + "database's owner, and start the server again; or run the server as the database's owner"
     }
 
     /// Whether the -wal and -shm files beside `path` are there and `owner`'s (this server reads through them).

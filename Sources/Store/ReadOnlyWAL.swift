@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Reading a WAL-mode database (Spindle's, Navidrome's) for a moment, as a user who may not write it.
+/// Reading a WAL-mode database (Spindle's, Navidrome's) as a user who may not write it.
 ///
 /// While a writer has the database open, its -wal and -shm files exist and a reader needs only to read them.
 /// Spindle's own writers leave them in place when they close (`SpindleDatabase.keepSideFiles`); other writers
@@ -11,7 +11,7 @@ import GRDB
 /// database's owner; anyone else cannot). No -wal file means no write is pending, so the main file alone is the
 /// whole database, and it is read as immutable, creating nothing. A writer starting meanwhile writes to a new
 /// -wal, which an immutable reader does not see; only a checkpoint into the main file during the read could
-/// be seen half done, so this is for a command's read, not a server's.
+/// be seen half done. A command reads for a moment; the server opens again once a -wal appears (`ServedLibrary`).
 enum ReadOnlyWAL {
     /// `open(location)` with `path` itself or its immutable URI, as above.
     static func open<T>(_ path: String, _ open: (String) throws -> T) throws -> T {

@@ -6,6 +6,9 @@ import GRDBSQLite
 public final class SpindleDatabase: Sendable {
     public let writer: DatabasePool
     public let path: String
+    /// Read as immutable (`ReadOnlyWAL`): the file as it was when opened, blind to any writer since. A reader
+    /// that stays open (the server) opens again once a writer's -wal appears.
+    public let isSnapshot: Bool
 
     /// Opens (creating folders and the file if needed) and migrates.
     public init(path: String) throws {
@@ -16,6 +19,7 @@ public final class SpindleDatabase: Sendable {
         try Self.refuseForeignSideFiles(path)
         writer = try DatabasePool(path: path, configuration: Self.configuration())
         self.path = path
+        isSnapshot = false
         try Migrations.migrator().migrate(writer)
     }
 
@@ -23,24 +27,27 @@ public final class SpindleDatabase: Sendable {
     public init(path: String, upTo migration: String) throws {
         writer = try DatabasePool(path: path, configuration: Self.configuration())
         self.path = path
+        isSnapshot = false
         try Migrations.migrator().migrate(writer, upTo: migration)
     }
 
-    /// Opens an existing database for reading only (`spindle serve`): never creates, migrates or writes.
-    /// A database an older Spindle wrote is refused until a writing command has upgraded it, because the
-    /// queries read the current schema. Reads wait at most `busyTimeout` for a lock before failing.
-    /// `momentary`: for a command's read of a moment, a database no writer has open is read making no -wal or
-    /// -shm this user cannot make or should not own (`ReadOnlyWAL`); a server keeps reading as writers come
-    /// and go, so it is not.
-    public init(readingOnly path: String, busyTimeout: TimeInterval = 2, momentary: Bool = false) throws {
+    /// Opens an existing database for reading only (`spindle serve`, and the commands that only read when their
+    /// user may not write it): never creates, migrates or writes. A database an older Spindle wrote is refused
+    /// until a writing command has upgraded it, because the queries read the current schema. Reads wait at most
+    /// `busyTimeout` for a lock before failing. A database without a -wal, which this user may not write, is
+    /// read as a snapshot, making no -wal or -shm this user cannot make or should not own (`ReadOnlyWAL`).
+    public init(readingOnly path: String, busyTimeout: TimeInterval = 2) throws {
         guard FileManager.default.fileExists(atPath: path) else { throw DatabaseUnavailable("no database at \(path)") }
         var config = Self.configuration()
         config.readonly = true
         config.busyMode = .timeout(busyTimeout)
-        writer = momentary
-            ? try ReadOnlyWAL.open(path) { try Self.currentSchema(path, opening: $0, configuration: config) }
-            : try Self.currentSchema(path, opening: path, configuration: config)
+        var snapshot = false
+        writer = try ReadOnlyWAL.open(path) { location in
+            snapshot = location != path
+            return try Self.currentSchema(path, opening: location, configuration: config)
+        }
         self.path = path
+        isSnapshot = snapshot
     }
 
     /// Opens an existing database for a command that only reads it (status, similar, mix, resolve, tags show,
@@ -48,12 +55,12 @@ public final class SpindleDatabase: Sendable {
     /// Spindle brings; a user who may not (a monitoring account, the media server's user) reads it as it is,
     /// where the usual open would fail on SQLite's first write (`PRAGMA synchronous`, the migrations' table).
     public static func forReading(_ path: String) throws -> SpindleDatabase {
-        guard FileManager.default.isWritableFile(atPath: path) else { return try SpindleDatabase(readingOnly: path, momentary: true) }
+        guard FileManager.default.isWritableFile(atPath: path) else { return try SpindleDatabase(readingOnly: path) }
         do {
             return try SpindleDatabase(path: path)
         } catch let error where error is ForeignSideFile
                     || [.SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM].contains((error as? DatabaseError)?.resultCode) {
-            return try SpindleDatabase(readingOnly: path, momentary: true)
+            return try SpindleDatabase(readingOnly: path)
         }
     }
 

@@ -277,35 +277,6 @@ final class ServerTests: XCTestCase {
         }
     }
 
-    /// A server whose user may read the database but not write its folder (a service given read-only access)
-    /// cannot open it whenever no nightly run holds it open: SQLite must create the readers' shared index
-    /// (-shm) beside it. The 503 said "the database cannot be read (8 (attempt to write a readonly
-    /// database))", and nothing was logged at start; both now say what to change.
-    func testServeSaysAtStartThatItsUserMayNotWriteTheDatabaseFolder() throws {
-        let f = try ServerFixture.get()
-        let dir = try Synth.temporaryDirectory("ServerTestsReadOnly")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let db = try walCopy(of: f.db, in: dir)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: db + "-shm"))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: db)
-        guard getuid() == 0, try CLI.runUnprivileged(["--version"])?.status == 0 else {
-            throw XCTSkip("needs root, to run the server as a user who may not write the folder")
-        }
-        var serve = try ServeProcess(["--db", db, "--library", f.library, "serve", "--listen", "127.0.0.1:0"], asNobody: true)
-        let process = serve.process
-        defer { if process.isRunning { process.terminate() } }
-        let port = try XCTUnwrap(serve.port, serve.announced)
-        let health = try RawHTTPClient.get(port: port, "/health")
-        XCTAssertEqual(health.status, 503)
-        XCTAssertTrue((try object(health)["error"] as? String ?? "").contains("folder is not writable"), health.text)
-        let announced = serve.stop()
-        let lines = announced.split(separator: "\n").map(String.init)
-        XCTAssertTrue(lines.count == 2 && lines[1].contains("warning: requests get 503")
-                      && lines[1].contains("give that user write access to the folder"), announced)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: db + "-shm"))
-    }
-
     /// A copy of the database `source` as spindle.db in `dir`, as the nightly run leaves it: in WAL mode, the
     /// -wal and -shm files gone with the last connection.
     private func walCopy(of source: String, in dir: String) throws -> String {
@@ -316,10 +287,60 @@ final class ServerTests: XCTestCase {
         return db
     }
 
-    /// A server whose user may write the folder but not the database, owned by another user: its reads made
-    /// the -wal and -shm files as its own, and the owner's next nightly run failed ("attempt to write a
-    /// readonly database"). Nothing said so.
-    func testServeWarnsThatItsUserWouldStopTheDatabasesOwnerWriting() throws {
+    /// A server run as nobody on a database owned by user 1 that it may read but not write, in the owner's
+    /// folder, which it may (777) or may not (755) write, with and without the owner's -wal and -shm beside it.
+    /// Without them (a database copied, or last written by an older Spindle): in the folder it could write, the
+    /// server made them as its own and the owner's next run failed on them ("-wal belongs to nobody"); in the
+    /// other, every request got 503 until a nightly run held the database open. With them (Spindle's writers
+    /// keep them now), SQLite had deleted them with the owner's last connection, so the same. Now the server
+    /// reads a snapshot or through the owner's files, makes nothing, and sees the owner's runs as they come.
+    func testAServerAsAnotherUserMakesNothingBesideTheDatabaseAndSeesTheOwnersRuns() throws {
+        let f = try ServerFixture.get()
+        guard getuid() == 0, try CLI.runUnprivileged(["--version"])?.status == 0 else {
+            throw XCTSkip("needs root, to run the server and the owner as two other users")
+        }
+        for folderMode in [0o777, 0o755] {
+            for ownersSideFiles in [false, true] {
+                let label = "folder \(String(folderMode, radix: 8)), owner's side files \(ownersSideFiles)"
+                let dir = try Synth.temporaryDirectory("ServerTestsAnotherUser")
+                defer { try? FileManager.default.removeItem(atPath: dir) }
+                let db = try walCopy(of: f.db, in: dir)
+                try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: dir)
+                try FileManager.default.setAttributes([.posixPermissions: 0o644, .ownerAccountID: 1], ofItemAtPath: db)
+                if ownersSideFiles {
+                    let owners = try XCTUnwrap(CLI.runUnprivileged(["--db", db, "status"], user: 1))
+                    XCTAssertEqual(owners.status, 0, owners.stderr)
+                }
+                // The owner's folder.
+                try FileManager.default.setAttributes([.posixPermissions: folderMode, .ownerAccountID: 1], ofItemAtPath: dir)
+                for side in [db + "-wal", db + "-shm"] {
+                    let owner = ((try? FileManager.default.attributesOfItem(atPath: side))?[.ownerAccountID] as? NSNumber)?.intValue
+                    XCTAssertEqual(owner, ownersSideFiles ? 1 : nil, "\(side), \(label)")
+                }
+                let before = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+                var serve = try ServeProcess(["--db", db, "--library", f.library, "serve", "--listen", "127.0.0.1:0"], asNobody: true)
+                let process = serve.process
+                defer { if process.isRunning { process.terminate() } }
+                let port = try XCTUnwrap(serve.port, serve.announced)
+                let first = try RawHTTPClient.get(port: port, "/health")
+                XCTAssertEqual(first.status, 200, "\(label): \(first.text)")
+                XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), before, "nothing made: \(label)")
+                // The owner writes while the server reads, and the server's next answer has it.
+                let scan = try XCTUnwrap(CLI.runUnprivileged(["--db", db, "--library", f.library, "scan"], user: 1))
+                XCTAssertEqual(scan.status, 0, "\(label): \(scan.stderr)")
+                let health = try object(try RawHTTPClient.get(port: port, "/health"))
+                XCTAssertEqual((health["last_run"] as? [String: Any])?["kind"] as? String, "scan", "the owner's run: \(label)")
+                let announced = serve.stop()
+                XCTAssertFalse(announced.contains("warning"), "\(label): \(announced)")
+                let again = try XCTUnwrap(CLI.runUnprivileged(["--db", db, "--library", f.library, "scan"], user: 1))
+                XCTAssertEqual(again.status, 0, "\(label): \(again.stderr)")
+            }
+        }
+    }
+
+    /// Side files beside the database that are not its owner's (left by a server that made its own): the owner
+    /// cannot write through them. The server says so at start, and how to mend it.
+    func testServeWarnsOfSideFilesThatAreNotTheDatabaseOwners() throws {
         let f = try ServerFixture.get()
         let dir = try Synth.temporaryDirectory("ServerTestsSharing")
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -329,54 +350,18 @@ final class ServerTests: XCTestCase {
         guard getuid() == 0, try CLI.runUnprivileged(["--version"])?.status == 0 else {
             throw XCTSkip("needs root, to run the server as a user who may not write the database")
         }
+        for side in [db + "-wal", db + "-shm"] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: side, contents: side.hasSuffix("shm") ? Data(count: 32768) : Data(),
+                                                         attributes: [.posixPermissions: 0o644, .ownerAccountID: 65534]))
+        }
         var serve = try ServeProcess(["--db", db, "--library", f.library, "serve", "--listen", "127.0.0.1:0"], asNobody: true)
         let process = serve.process
         defer { if process.isRunning { process.terminate() } }
         let port = try XCTUnwrap(serve.port, serve.announced)
         XCTAssertEqual(try RawHTTPClient.get(port: port, "/health").status, 200, "it serves")
         let announced = serve.stop()
-        XCTAssertTrue(announced.contains("warning: this user may read but not write \(db)")
-                      && announced.contains("the database's owner could no longer write it"), announced)
-    }
-
-    /// The database as its owner (user 1) leaves it after a command: Spindle's writers keep the -wal and -shm
-    /// files. SQLite deleted them when the owner's last connection closed, so a server run as another user made
-    /// them again as its own: in a folder it may write, the owner's next run failed on them; in one it may not,
-    /// every request got 503 until the nightly run next held the database open.
-    func testAServerAsAnotherUserReadsThroughTheSideFilesTheOwnerLeft() throws {
-        let f = try ServerFixture.get()
-        guard getuid() == 0, try CLI.runUnprivileged(["--version"])?.status == 0 else {
-            throw XCTSkip("needs root, to run the server and the owner as two other users")
-        }
-        for folderMode in [0o777, 0o755] {
-            let dir = try Synth.temporaryDirectory("ServerTestsOwnersSideFiles")
-            defer { try? FileManager.default.removeItem(atPath: dir) }
-            let db = try walCopy(of: f.db, in: dir)
-            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: dir)
-            try FileManager.default.setAttributes([.posixPermissions: 0o644, .ownerAccountID: 1], ofItemAtPath: db)
-            let owners = try XCTUnwrap(CLI.runUnprivileged(["--db", db, "status"], user: 1))
-            XCTAssertEqual(owners.status, 0, owners.stderr)
-            // The owner's folder, which the server's user may (777) or may not (755) write.
-            try FileManager.default.setAttributes([.posixPermissions: folderMode, .ownerAccountID: 1], ofItemAtPath: dir)
-            for side in [db + "-wal", db + "-shm"] {
-                let owner = ((try? FileManager.default.attributesOfItem(atPath: side))?[.ownerAccountID] as? NSNumber)?.intValue
-                XCTAssertEqual(owner, 1, "\(side), folder \(String(folderMode, radix: 8))")
-            }
-            var serve = try ServeProcess(["--db", db, "--library", f.library, "serve", "--listen", "127.0.0.1:0"], asNobody: true)
-            let process = serve.process
-            defer { if process.isRunning { process.terminate() } }
-            let port = try XCTUnwrap(serve.port, serve.announced)
-            XCTAssertEqual(try RawHTTPClient.get(port: port, "/health").status, 200, "folder \(String(folderMode, radix: 8))")
-            // The owner writes while the server reads, and after.
-            let scan = try XCTUnwrap(CLI.runUnprivileged(["--db", db, "--library", f.library, "scan"], user: 1))
-            XCTAssertEqual(scan.status, 0, scan.stderr)
-            let health = try object(try RawHTTPClient.get(port: port, "/health"))
-            XCTAssertEqual((health["last_run"] as? [String: Any])?["kind"] as? String, "scan", "the server sees the owner's run")
-            let announced = serve.stop()
-            XCTAssertFalse(announced.contains("warning"), announced)
-            let again = try XCTUnwrap(CLI.runUnprivileged(["--db", db, "--library", f.library, "scan"], user: 1))
-            XCTAssertEqual(again.status, 0, "folder \(String(folderMode, radix: 8)): \(again.stderr)")
-        }
+        XCTAssertTrue(announced.contains("warning: this user may read but not write \(db), and the -wal and -shm files beside it are not all its owner's")
+                      && announced.contains("run `spindle status` once as the database's owner"), announced)
     }
 
     /// The command itself: an ephemeral port announced on standard error, and a clean stop on SIGTERM.
