@@ -23,10 +23,17 @@ final class ServedLibrary: Sendable {
         var root: LibraryRoot
         var rootId: Int64
         var resolver: PathResolver
-        /// The file's identity when opened: another inode means the file was replaced.
-        var inode: UInt64
-        /// Opened as a snapshot: stale once a writer's -wal appears.
+        /// The file when opened: another inode means the file was replaced.
+        var stamp: FileStamp
+        /// Opened as a snapshot: stale once a writer's -wal appears or the file changes (a writer that deletes
+        /// its -wal on closing may have come and gone between two requests).
         var isSnapshot: Bool { database.isSnapshot }
+    }
+
+    /// A file's inode and modification time.
+    struct FileStamp: Equatable {
+        var inode: UInt64
+        var modified: Int64
     }
 
     private struct State {
@@ -47,11 +54,12 @@ final class ServedLibrary: Sendable {
 
     /// The open database, opening it if needed; a 503 when it cannot be.
     func current() throws -> Open {
-        let inode = Self.inode(of: databasePath)
+        let stamp = Self.stamp(of: databasePath)
         return try state.withLock { state in
             if let open = state.open {
-                let writerCame = open.isSnapshot && FileManager.default.fileExists(atPath: databasePath + "-wal")
-                if inode == open.inode && !writerCame { return open }
+                let writerCame = open.isSnapshot
+                    && (stamp != open.stamp || FileManager.default.fileExists(atPath: databasePath + "-wal"))
+                if stamp?.inode == open.stamp.inode && !writerCame { return open }
                 state.open = nil // vanished, replaced, or written since the snapshot: reopen below
                 state.lastAttempt = nil
             }
@@ -61,7 +69,7 @@ final class ServedLibrary: Sendable {
             }
             state.lastAttempt = now
             do {
-                let open = try open(inode: inode)
+                let open = try open(stamp: stamp)
                 state.open = open
                 state.failure = nil
                 return open
@@ -73,15 +81,15 @@ final class ServedLibrary: Sendable {
         }
     }
 
-    private func open(inode: UInt64?) throws -> Open {
-        guard let inode else { throw DatabaseUnavailable("no database at \(databasePath)") }
+    private func open(stamp: FileStamp?) throws -> Open {
+        guard let stamp else { throw DatabaseUnavailable("no database at \(databasePath)") }
         let database = try SpindleDatabase(readingOnly: databasePath)
         let root = try LibraryRoot(path: try LibraryJobs.libraryPath(settings, database: database))
         guard let rootId = try database.writer.read({ db in try FileQueries.rootId(db, path: root.path) }) else {
             throw DatabaseUnavailable("the database knows no library at \(root.path): run `spindle scan` first")
         }
         return Open(database: database, root: root, rootId: rootId,
-                    resolver: try PathResolver(database: database, root: root), inode: inode)
+                    resolver: try PathResolver(database: database, root: root), stamp: stamp)
     }
 
     /// Runs a read; a locked or vanished database becomes a 503 instead of an internal error.
@@ -150,9 +158,9 @@ final class ServedLibrary: Sendable {
         }
     }
 
-    static func inode(of path: String) -> UInt64? {
+    static func stamp(of path: String) -> FileStamp? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
-        return UInt64(st.st_ino)
+        return FileStamp(inode: UInt64(st.st_ino), modified: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
     }
 }

@@ -19,7 +19,7 @@ actor SonicCache {
     /// The space for the library as it is now; nil when fewer than two tracks have a feature vector.
     func space(for open: ServedLibrary.Open) async throws -> SonicSpace? {
         let now = Key(generation: try await open.database.writer.read { db in try ServeQueries.generation(db) },
-                      inode: open.inode)
+                      inode: open.stamp.inode)
         if now == key, let loading { return try await loading.value }
         let task = Task { try await Self.load(open) }
         key = now

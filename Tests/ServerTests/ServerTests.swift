@@ -338,6 +338,37 @@ final class ServerTests: XCTestCase {
         }
     }
 
+    /// A writer that deletes its -wal when it closes (an older Spindle, any SQLite program) can come and go
+    /// between two requests to a server reading a snapshot: no -wal is left to say so, but the file changed,
+    /// and the server opens it again instead of reading the new file with the old one's pages cached.
+    func testAServerReadingASnapshotSeesAWriterThatCameAndWent() throws {
+        let f = try ServerFixture.get()
+        guard getuid() == 0, try CLI.runUnprivileged(["--version"])?.status == 0 else {
+            throw XCTSkip("needs root, to run the server as a user who may not write the database")
+        }
+        let dir = try Synth.temporaryDirectory("ServerTestsSnapshot")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let db = try walCopy(of: f.db, in: dir)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: db)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir)
+        var serve = try ServeProcess(["--db", db, "--library", f.library, "serve", "--listen", "127.0.0.1:0"], asNobody: true)
+        let process = serve.process
+        defer { if process.isRunning { process.terminate() } }
+        let port = try XCTUnwrap(serve.port, serve.announced)
+        func lastRunKind() throws -> String? {
+            (try object(try RawHTTPClient.get(port: port, "/health"))["last_run"] as? [String: Any])?["kind"] as? String
+        }
+        let before = try lastRunKind()
+        XCTAssertNotNil(before)
+        do {
+            let writer = try DatabaseQueue(path: db)
+            try writer.write { try $0.execute(sql: "UPDATE runs SET kind = 'tagfix' WHERE id = (SELECT max(id) FROM runs)") }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db + "-wal"), "the writer left no -wal")
+        XCTAssertEqual(try lastRunKind(), "tagfix")
+        _ = serve.stop()
+    }
+
     /// Side files beside the database that are not its owner's (left by a server that made its own): the owner
     /// cannot write through them. The server says so at start, and how to mend it.
     func testServeWarnsOfSideFilesThatAreNotTheDatabaseOwners() throws {
