@@ -12,8 +12,8 @@ import Synchronization
 /// A server whose user may not write the database reads it, while no writer has made a -wal beside it, as a
 /// snapshot (`SpindleDatabase.isSnapshot`), making no -wal or -shm of its own: made in a folder it may write,
 /// those would be its own, and the database's owner could no longer write; in one it may not, it could not
-/// read at all. Once a writer's -wal appears, the next request opens the database again, reading through the
-/// writer's files. A writer copies its log into the file only at a checkpoint (after a stage, or every
+/// read at all. Once a writer's -wal appears (or the file changes: a writer that deletes its -wal on closing
+/// may have come and gone), the next request opens the database again, reading through the writer's files. A writer copies its log into the file only at a checkpoint (after a stage, or every
 /// 1,000 pages), so a request would have to be under way across the writer's start and its first
 /// checkpoint to read a page half written; it would fail (a 503), not return wrong rows.
 final class ServedLibrary: Sendable {
