@@ -13,9 +13,10 @@ import Synchronization
 /// snapshot (`SpindleDatabase.isSnapshot`), making no -wal or -shm of its own: made in a folder it may write,
 /// those would be its own, and the database's owner could no longer write; in one it may not, it could not
 /// read at all. Once a writer's -wal appears (or the file changes: a writer that deletes its -wal on closing
-/// may have come and gone), the next request opens the database again, reading through the writer's files. A writer copies its log into the file only at a checkpoint (after a stage, or every
-/// 1,000 pages), so a request would have to be under way across the writer's start and its first
-/// checkpoint to read a page half written; it would fail (a 503), not return wrong rows.
+/// may have come and gone), the next request opens the database again, reading through the writer's files.
+/// A writer copies its log into the file only at a checkpoint (after a stage, or every 1,000 pages), so only
+/// a request under way across a writer's start and its first checkpoint could read pages of both versions:
+/// that one request may fail or answer from a mix of them; the next reads the database as it is.
 final class ServedLibrary: Sendable {
     /// One open database with its library root and resolver.
     struct Open: Sendable {
