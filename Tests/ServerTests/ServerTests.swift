@@ -291,9 +291,9 @@ final class ServerTests: XCTestCase {
     /// folder, which it may (777) or may not (755) write, with and without the owner's -wal and -shm beside it.
     /// Without them (a database copied, or last written by an older Spindle): in the folder it could write, the
     /// server made them as its own and the owner's next run failed on them ("-wal belongs to nobody"); in the
-    /// other, every request got 503 until a nightly run held the database open. With them (Spindle's writers
-    /// keep them now), SQLite had deleted them with the owner's last connection, so the same. Now the server
-    /// reads a snapshot or through the owner's files, makes nothing, and sees the owner's runs as they come.
+    /// other, every request got 503 until a nightly run held the database open. The owner's files could not
+    /// prevent it: SQLite deleted them with the owner's last connection (Spindle's writers now keep them). Now
+    /// the server reads a snapshot or through the owner's files, makes nothing, and sees the owner's runs.
     func testAServerAsAnotherUserMakesNothingBesideTheDatabaseAndSeesTheOwnersRuns() throws {
         let f = try ServerFixture.get()
         guard getuid() == 0, try CLI.runUnprivileged(["--version"])?.status == 0 else {
