@@ -139,11 +139,11 @@ final class ServedLibrary: Sendable {
     static func sharingProblem(_ path: String) -> String? {
         var st = stat()
         let folder = (path as NSString).deletingLastPathComponent
-        let sides = [path + "-wal", path + "-shm"]
+        let sides = DatabaseFiles.sideFiles(of: path)
         guard stat(path, &st) == 0, st.st_uid != 0, st.st_uid != geteuid(), access(path, W_OK) != 0,
               access(folder.isEmpty ? "." : folder, W_OK) == 0,
               sides.contains(where: { FileManager.default.fileExists(atPath: $0) }),
-              !Self.ownersSideFiles(path, owner: st.st_uid) else { return nil }
+              !Self.owned(sides, by: st.st_uid) else { return nil }
         return "this user may read but not write \(path), and the -wal and -shm files beside it are not all its "
             + "owner's: SQLite reads through them as this user, making what is missing as this user's, and the "
             + "database's owner could then no longer write it (the nightly run would fail). Stop the server, remove "
@@ -151,11 +151,11 @@ final class ServedLibrary: Sendable {
             + "database's owner, and start the server again; or run the server as the database's owner"
     }
 
-    /// Whether the -wal and -shm files beside `path` are there and `owner`'s (this server reads through them).
-    private static func ownersSideFiles(_ path: String, owner: uid_t) -> Bool {
-        [path + "-wal", path + "-shm"].allSatisfy { side in
+    /// Whether every one of `files` is there and `owner`'s (the side files this server reads through).
+    private static func owned(_ files: [String], by owner: uid_t) -> Bool {
+        files.allSatisfy { file in
             var st = stat()
-            return stat(side, &st) == 0 && st.st_uid == owner
+            return stat(file, &st) == 0 && st.st_uid == owner
         }
     }
 

@@ -70,10 +70,10 @@ public final class SpindleDatabase: Sendable {
     /// names neither the file nor its maker.
     static func refuseForeignSideFiles(_ path: String) throws {
         guard FileManager.default.isWritableFile(atPath: path) else { return }
-        for side in [path + "-wal", path + "-shm"] {
+        for side in DatabaseFiles.sideFiles(of: path) {
             var st = stat()
             guard stat(side, &st) == 0, access(side, W_OK) != 0 else { continue }
-            let owner = DatabaseFiles.ownerName(of: side) ?? "user \(st.st_uid)"
+            let owner = DatabaseFiles.userName(st.st_uid)
             throw ForeignSideFile(description: "\(side) belongs to \(owner), and this user may not write it: Spindle "
                 + "run as \(owner) before the database changed owner left it (then hand over all its files: "
                 + "\(DatabaseFiles.handOver(path))), or a process reading the database as \(owner) (`spindle serve`?) "
