@@ -19,6 +19,8 @@ public struct SubsonicClient: Sendable {
     public var user: String
     public var credentials: Credentials
     public var backoff: [Double] = [1, 2, 4]
+    /// How a retry waits its `backoff` seconds; a test replaces it to see the waits without spending them.
+    public var pause: @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
 
     public init(baseURL: URL, user: String, credentials: Credentials) {
         self.baseURL = Self.withoutUserInfo(baseURL)
@@ -75,7 +77,7 @@ public struct SubsonicClient: Sendable {
             } catch let failure as Failure where failure.transient && attempt <= backoff.count {
                 let wait = backoff[attempt - 1]
                 log("startScan: \(failure.description); retrying in \(Int(wait)) s")
-                Thread.sleep(forTimeInterval: wait)
+                pause(wait)
             }
         }
     }

@@ -4,6 +4,7 @@ import Library
 @testable import Navidrome
 @testable import Pipeline
 import Store
+import Synchronization
 import TestSupport
 import XCTest
 
@@ -232,14 +233,22 @@ final class NavidromeTests: XCTestCase {
                                                     (200, #"{"subsonic-response":{"status":"ok","version":"1.16.1"}}"#)])
         var client = SubsonicClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, user: "admin",
                                     credentials: .password("x"))
-        let started = Date()
+        let waits = Waits()
+        client.pause = { wait in waits.list.withLock { $0.append(wait) } }
         XCTAssertEqual(try client.startScan(), 3)
-        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 2.9, "waits 1 s then 2 s")
-        // Always failing: three retries (1, 2, 4 s, here shortened), then the error.
+        XCTAssertEqual(waits.list.withLock { $0 }, [1, 2], "waits 1 s then 2 s")
+        // Always failing: three retries (1, 2, 4 s), then the error.
         let failing = try StubHTTPServer(responses: [(503, "down")])
         client = SubsonicClient(baseURL: URL(string: "http://127.0.0.1:\(failing.port)")!, user: "admin", credentials: .password("x"))
-        client.backoff = [0.05, 0.1, 0.2]
+        let failingWaits = Waits()
+        client.pause = { wait in failingWaits.list.withLock { $0.append(wait) } }
         XCTAssertThrowsError(try client.startScan())
         XCTAssertEqual(failing.requests.count, 4)
+        XCTAssertEqual(failingWaits.list.withLock { $0 }, [1, 2, 4])
     }
+}
+
+/// The waits a Subsonic client asked for, in order.
+private final class Waits: Sendable {
+    let list = Mutex<[Double]>([])
 }
