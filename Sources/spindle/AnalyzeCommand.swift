@@ -7,8 +7,9 @@ struct AnalyzeCommand: ParsableCommand {
         abstract: "Stage 3: analyse files whose results are missing or stale (scans first).",
         discussion: """
             Each track is decoded once and fed to every enabled analyzer: loudness (EBU R128), silence, \
-            tempo and visualiser frames. Results are current while the file's content and the analyzer \
-            version are unchanged; --force redoes them anyway.
+            tempo, visualiser frames, and features (the key and the sound profile that genres, similar \
+            and mix use). Results are current while the file's content and the analyzer version are \
+            unchanged; --force redoes them anyway.
             """)
 
     @OptionGroup var global: GlobalOptions
