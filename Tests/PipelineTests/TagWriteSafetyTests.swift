@@ -144,6 +144,46 @@ final class TagWriteSafetyTests: LibraryTestCase {
         }
     }
 
+    // 16. A hard link outside the library (a torrent client's seeding copy, as *arr tools make) keeps the old
+    // file, so the new one is space taken for good: the batch says so, and is refused before anything is
+    // written when the disk lacks that space, instead of filling it file after file.
+    func testHardLinksOutsideTheBatchAreCountedAndTheirSpaceChecked() throws {
+        let seeding = dir + "/downloads"
+        try FileManager.default.createDirectory(atPath: seeding, withIntermediateDirectories: true)
+        try Synth.write(Synth.noise(seconds: 3, rmsDBFS: -20), to: library + "/A/linked.flac", format: .flac16)
+        try Synth.write(Synth.noise(seconds: 2, rmsDBFS: -20), to: library + "/A/twice.flac", format: .flac16)
+        try Synth.write(Synth.noise(seconds: 1, rmsDBFS: -20), to: library + "/A/plain.flac", format: .flac16)
+        XCTAssertEqual(link(library + "/A/linked.flac", seeding + "/linked.flac"), 0)
+        // Both names of this one are in the batch: the second write frees what the first kept.
+        XCTAssertEqual(link(library + "/A/twice.flac", library + "/A/twice again.flac"), 0)
+        func size(_ path: String) throws -> Int64 {
+            try XCTUnwrap((try FileManager.default.attributesOfItem(atPath: path))[.size] as? NSNumber).int64Value
+        }
+        let linkedSize = try size(library + "/A/linked.flac")
+
+        let space = TagBatchSpace.of(["A/linked.flac", "A/twice.flac", "A/twice again.flac", "A/plain.flac"],
+                                     root: try LibraryRoot(path: library))
+        XCTAssertEqual(space.linkedFiles, 1)
+        XCTAssertEqual(space.linkedBytes, linkedSize)
+        let disk = try XCTUnwrap(space.disks.values.first)
+        XCTAssertEqual(space.disks.count, 1)
+        XCTAssertEqual(disk.largest, linkedSize, "the longest file's copy stands beside it during its write")
+        XCTAssertNoThrow(try space.check(available: { _ in 2 * linkedSize }))
+        XCTAssertThrowsError(try space.check(available: { _ in 2 * linkedSize - 1 })) { error in
+            XCTAssertTrue("\(error)".contains("1 file(s) whose other hard links keep the old version"), "\(error)")
+        }
+
+        let seedingBefore = try Data(contentsOf: URL(fileURLWithPath: seeding + "/linked.flac"))
+        let dry = try spindle(["tags", "set", "A", "--set", "GENRE=Jazz", "--dry-run"])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertTrue(dry.stderr.contains("1 file(s) have hard links outside this batch"), dry.stderr)
+        let write = try spindle(["tags", "set", "A", "--set", "GENRE=Jazz"])
+        XCTAssertEqual(write.status, 0, write.stdout + write.stderr)
+        XCTAssertEqual(try TagReader.read(path: library + "/A/linked.flac").first("GENRE"), "Jazz")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: seeding + "/linked.flac")), seedingBefore,
+                       "the seeding copy is byte for byte as it was")
+    }
+
     // 15. A 250-byte name: the temporary name no longer grows with the original's.
     // A WMA file whose tags grow by 40 KB (a long lyrics or comment) decodes to the same samples, but FFmpeg
     // then estimates its length from the bitrate (21.6 s instead of 20.0 s), so the copy read as truncated

@@ -47,6 +47,11 @@ extension LibraryJobs {
             notes.append("\(unwritable.count) file(s) left alone: their tags can be read but TagLib cannot write their "
                          + "format (e.g. \(unwritable[0]))")
         }
+        let space = TagBatchSpace.of(plans.map(\.path), root: root)
+        if let note = space.note { notes.append(note) }
+        if request.dryRun {
+            do { try space.check() } catch { notes.append("\(error)") }
+        }
         for n in notes { logLine(n) }
         var report: TagBatch.Report
         if request.dryRun {
@@ -56,6 +61,7 @@ extension LibraryJobs {
             report.filesChanged = plans.count
             report.keysChanged = plans.reduce(0) { $0 + $1.changes.count }
         } else {
+            try space.check()
             report = try TagBatch.apply(plans, command: request.command, database: database, root: root,
                                         id3v2Version: request.id3v2Version)
         }

@@ -1,0 +1,94 @@
+import Foundation
+import Library
+
+/// The disk space a batch of tag writes takes. Each write copies its file beside itself and renames the copy
+/// over it: the original's blocks come free at the rename, unless the file has a hard link the batch does not
+/// write (a torrent client's seeding copy, as Lidarr and the other *arr tools set libraries up). That name keeps
+/// the old file, so the new one is space taken for good: retagging a hard-linked library whole needs the
+/// library's size again. The batch is refused before anything is written when a disk lacks that, rather than
+/// filling it for every other service on it and failing file after file.
+struct TagBatchSpace: Equatable {
+    /// What one disk (device) needs.
+    struct Disk: Equatable {
+        /// Files whose other names keep the old version, and their bytes.
+        var linkedFiles = 0
+        var linkedBytes: Int64 = 0
+        /// The largest file: its copy stands beside it until the rename.
+        var largest: Int64 = 0
+        /// A folder on the disk, where its free space is asked.
+        var folder = ""
+        var needed: Int64 { linkedBytes + largest }
+    }
+
+    var disks: [UInt64: Disk] = [:]
+
+    var linkedFiles: Int { disks.values.reduce(0) { $0 + $1.linkedFiles } }
+    var linkedBytes: Int64 { disks.values.reduce(0) { $0 + $1.linkedBytes } }
+
+    /// The space the writes to `paths` (relative to the root) need, from each file's disk, size and links.
+    /// Files that cannot be stat'ed are left out: their write fails on its own, with its reason.
+    static func of(_ paths: [String], root: LibraryRoot) -> TagBatchSpace {
+        struct File { var device: UInt64; var size: Int64; var links: Int; var folder: String }
+        var files: [FileID: File] = [:]
+        var names: [FileID: Int] = [:]
+        for path in paths {
+            let absolute = root.absolute(path)
+            var st = stat()
+            guard stat(absolute, &st) == 0 else { continue }
+            let id = FileID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+            files[id] = File(device: UInt64(st.st_dev), size: Int64(st.st_size), links: Int(st.st_nlink),
+                             folder: (absolute as NSString).deletingLastPathComponent)
+            names[id, default: 0] += 1
+        }
+        var space = TagBatchSpace()
+        for (id, file) in files {
+            var disk = space.disks[file.device] ?? Disk(folder: file.folder)
+            disk.largest = max(disk.largest, file.size)
+            // Two names of one file in the same batch: the second write frees what the first kept.
+            if file.links > names[id, default: 1] {
+                disk.linkedFiles += 1
+                disk.linkedBytes += file.size
+            }
+            space.disks[file.device] = disk
+        }
+        return space
+    }
+
+    /// What a user is told before the writes: nothing when no file has other names.
+    var note: String? {
+        guard linkedFiles > 0 else { return nil }
+        return "\(linkedFiles) file(s) have hard links outside this batch: those names keep the old file and tags, "
+            + "and the new files take \(Self.size(linkedBytes)) more on disk"
+    }
+
+    /// Throws when a disk has less free space than the batch needs there; `available` is asked per folder.
+    func check(available: (String) -> Int64? = TagBatchSpace.available) throws {
+        for disk in disks.values.sorted(by: { $0.folder < $1.folder }) {
+            guard let free = available(disk.folder), free < disk.needed else { continue }
+            let linked = disk.linkedFiles > 0
+                ? "\(Self.size(disk.linkedBytes)) for \(disk.linkedFiles) file(s) whose other hard links keep the old version, and "
+                : ""
+            throw PipelineError("not enough free space for this tag batch on the disk of \(disk.folder): it needs "
+                + "\(linked)\(Self.size(disk.largest)) for the copy each write makes beside its file, \(Self.size(disk.needed)) "
+                + "in all; \(Self.size(free)) is free. Nothing was written.")
+        }
+    }
+
+    /// Free space for an unprivileged user in the file system holding `folder`.
+    static func available(_ folder: String) -> Int64? {
+        var fs = statvfs()
+        guard statvfs(folder, &fs) == 0 else { return nil }
+        return Int64(fs.f_bavail) * Int64(fs.f_frsize)
+    }
+
+    static func size(_ bytes: Int64) -> String {
+        let mb = Double(bytes) / 1_000_000
+        return mb >= 1000 ? String(format: "%.1f GB", mb / 1000) : String(format: "%.1f MB", mb)
+    }
+}
+
+/// A file as the file system knows it, whatever its names.
+private struct FileID: Hashable {
+    var device: UInt64
+    var inode: UInt64
+}
