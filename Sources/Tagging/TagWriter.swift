@@ -159,7 +159,10 @@ public enum TagWriter {
             throw TagError(path: target.display, reason: "the file changed size while it was copied; the original is untouched")
         }
         try copyExtendedAttributes(from: input, to: output, display: target.display)
-        _ = fchown(output, st.st_uid, st.st_gid)
+        // Only root may give the copy the file's owner. A writer who is a member of the file's group (a shared
+        // media group) still keeps that: otherwise the new file fell to the writer's own group, and the group's
+        // other members (the media server, the downloader) lost the write access its mode gave them.
+        if fchown(output, st.st_uid, st.st_gid) != 0 { _ = fchown(output, uid_t.max, st.st_gid) }
         guard fchmod(output, st.st_mode & 0o7777) == 0 else { throw failure("cannot set permissions") }
         guard fsync(output) == 0 else { throw failure("sync failed") }
         closed = true

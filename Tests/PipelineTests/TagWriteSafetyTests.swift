@@ -184,6 +184,31 @@ final class TagWriteSafetyTests: LibraryTestCase {
                        "the seeding copy is byte for byte as it was")
     }
 
+    // 17. Spindle run as a member of the library's group, neither the files' owner nor root (a container's user
+    // in a shared media group): the copy that replaces a file cannot be given the file's owner, but it keeps the
+    // file's group and mode, so the group's other members (the media server, the downloader) may still write it.
+    func testAWriterWhoIsNotTheOwnerKeepsTheFilesGroup() throws {
+        guard getuid() == 0 else { throw XCTSkip("needs to set up users and groups") }
+        let owner: uid_t = 1, group: gid_t = 4242, writer: UInt32 = 65534
+        let path = library + "/A/shared.flac"
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: path, format: .flac16)
+        for p in [dir, library] { try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: p) }
+        XCTAssertEqual(chown(library + "/A", owner, group), 0)
+        XCTAssertEqual(chmod(library + "/A", 0o775), 0)
+        XCTAssertEqual(chown(path, owner, group), 0)
+        XCTAssertEqual(chmod(path, 0o664), 0)
+        guard let r = try CLI.runUnprivileged(["--db", db, "--library", library, "tags", "set", "A/shared.flac",
+                                               "--set", "GENRE=Jazz"], user: writer, groups: [UInt32(group)]) else {
+            throw XCTSkip("no unprivileged user can run the built spindle here")
+        }
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        XCTAssertEqual(try TagReader.read(path: path).first("GENRE"), "Jazz")
+        var st = stat()
+        XCTAssertEqual(stat(path, &st), 0)
+        XCTAssertEqual(st.st_gid, group, "the file keeps its group")
+        XCTAssertEqual(st.st_mode & 0o777, 0o664, "and its mode")
+    }
+
     // 15. A 250-byte name: the temporary name no longer grows with the original's.
     // A WMA file whose tags grow by 40 KB (a long lyrics or comment) decodes to the same samples, but FFmpeg
     // then estimates its length from the bitrate (21.6 s instead of 20.0 s), so the copy read as truncated

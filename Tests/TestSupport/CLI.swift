@@ -47,10 +47,12 @@ public enum CLI {
 
     /// Runs `spindle` as a user without privileges (nobody, or the user id `user`, through util-linux's
     /// `setpriv`) when the tests run as root, who can read any folder whatever its mode; as the tests' own user
-    /// otherwise. Nil when that user cannot run the executable here (a build under a folder only root may enter).
-    public static func runUnprivileged(_ arguments: [String], user: UInt32 = 65534) throws -> Result? {
+    /// otherwise. `groups`: the user's supplementary groups (none by default). Nil when that user cannot run the
+    /// executable here (a build under a folder only root may enter).
+    public static func runUnprivileged(_ arguments: [String], user: UInt32 = 65534, groups: [UInt32] = []) throws -> Result? {
         guard getuid() == 0 else { return try run(arguments) }
-        let script = #"exec setpriv --reuid=\#(user) --regid=\#(user) --clear-groups "$0" "$@""#
+        let membership = groups.isEmpty ? "--clear-groups" : "--groups=" + groups.map(String.init).joined(separator: ",")
+        let script = #"exec setpriv --reuid=\#(user) --regid=\#(user) \#(membership) "$0" "$@""#
         guard try run(["-c", script, executable, "--version"], shell: true).status == 0 else { return nil }
         return try run(["-c", script, executable] + arguments, shell: true)
     }
