@@ -7,9 +7,9 @@ import Library
 /// the old file, so the new one is space taken for good: retagging a hard-linked library whole needs the
 /// library's size again. The batch is refused before anything is written when a disk lacks that, rather than
 /// filling it for every other service on it and failing file after file.
-struct TagBatchSpace: Equatable {
+struct TagBatchSpace {
     /// What one disk (device) needs.
-    struct Disk: Equatable {
+    struct Disk {
         /// Files whose other names keep the old version, and their bytes.
         var linkedFiles = 0
         var linkedBytes: Int64 = 0
@@ -28,21 +28,23 @@ struct TagBatchSpace: Equatable {
     /// The space the writes to `paths` (relative to the root) need, from each file's disk, size and links.
     /// Files that cannot be stat'ed are left out: their write fails on its own, with its reason.
     static func of(_ paths: [String], root: LibraryRoot) -> TagBatchSpace {
-        struct File { var device: UInt64; var size: Int64; var links: Int; var folder: String }
+        struct File { var device: UInt64; var size: Int64; var links: Int }
         var files: [FileID: File] = [:]
         var names: [FileID: Int] = [:]
+        // Each disk is named by the folder of its first file in the batch's order, so messages do not vary.
+        var folders: [UInt64: String] = [:]
         for path in paths {
             let absolute = root.absolute(path)
             var st = stat()
             guard stat(absolute, &st) == 0 else { continue }
             let id = FileID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
-            files[id] = File(device: UInt64(st.st_dev), size: Int64(st.st_size), links: Int(st.st_nlink),
-                             folder: (absolute as NSString).deletingLastPathComponent)
+            files[id] = File(device: UInt64(st.st_dev), size: Int64(st.st_size), links: Int(st.st_nlink))
             names[id, default: 0] += 1
+            if folders[id.device] == nil { folders[id.device] = (absolute as NSString).deletingLastPathComponent }
         }
         var space = TagBatchSpace()
         for (id, file) in files {
-            var disk = space.disks[file.device] ?? Disk(folder: file.folder)
+            var disk = space.disks[file.device] ?? Disk(folder: folders[file.device] ?? "")
             disk.largest = max(disk.largest, file.size)
             // Two names of one file in the same batch: the second write frees what the first kept.
             if file.links > names[id, default: 1] {
