@@ -56,6 +56,17 @@ final class HostileInputTests: LibraryTestCase {
         XCTAssertNil(DatabaseFailure.explain(DatabaseError(resultCode: .SQLITE_BUSY)), "other failures keep SQLite's words")
     }
 
+    /// A write the disk refused (a file-size limit here; at home a failing disk, or the share holding the
+    /// database gone) ended a run in SQLite's words: "disk I/O error - while executing `COMMIT TRANSACTION`".
+    func testADatabaseWriteTheDiskRefusesIsExplained() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/a.flac", format: .flac16)
+        let command = "trap '' XFSZ; ulimit -f 64; exec \"$0\" \"$@\""
+        let r = try CLI.run(["-c", command, CLI.executable, "--db", db, "--library", library, "scan"], shell: true)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("a read or write of the database failed") && r.stderr.contains("run again"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("while executing"), r.stderr)
+    }
+
     /// A database path through a file (or on a read-only mount) ended with Foundation's words:
     /// 'Error Domain=NSCocoaErrorDomain Code=512 "(null)" UserInfo={…}'.
     func testADatabaseFolderThatCannotBeMadeSaysWhy() throws {

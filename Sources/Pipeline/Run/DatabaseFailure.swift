@@ -1,6 +1,6 @@
 import GRDB
 
-/// What a user can do about the SQLite failures a home server meets: a full disk, a database file another
+/// What a user can do about the SQLite failures a home server meets: a full or failing disk, a database file another
 /// user owns (a container's UID), a damaged or foreign file. SQLite's own words ("attempt to write a readonly
 /// database - while executing `CREATE TABLE grdb_issue_102 ...`") name neither the cause nor the remedy.
 public enum DatabaseFailure {
@@ -12,6 +12,10 @@ public enum DatabaseFailure {
         case .SQLITE_FULL:
             return "the disk holding the database is full (\(sqlite)): free some space and run again; "
                 + "what earlier runs stored is kept"
+        case .SQLITE_IOERR:
+            return "a read or write of the database failed (\(sqlite)): the disk may be full or failing, a file-size "
+                + "limit (`ulimit -f`) may stop it, or the network share holding it went away; look at the free space "
+                + "and at `dmesg`, then run again; what earlier runs stored is kept"
         case .SQLITE_READONLY:
             return "the database cannot be written (\(sqlite)): the user running spindle needs write access to "
                 + "the database file and to its folder (SQLite writes a journal beside it)"
