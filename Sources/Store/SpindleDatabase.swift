@@ -20,7 +20,19 @@ public final class SpindleDatabase: Sendable {
         writer = try DatabasePool(path: path, configuration: Self.configuration())
         self.path = path
         isSnapshot = false
+        try Self.refuseNewerSchema(writer, path: path)
         try Migrations.migrator().migrate(writer)
+    }
+
+    /// A database a newer Spindle wrote holds migrations this one does not know. Writing it would undo the newer
+    /// version's work: its analyzers' newer versions are stale to this one, so two installs (a cron job's and a
+    /// newer build, say) took turns analysing the whole library again, each with its own code.
+    static func refuseNewerSchema(_ writer: DatabasePool, path: String) throws {
+        let unknown = try writer.read { db in try Migrations.migrator().appliedIdentifiers(db) }.subtracting(migrationNames)
+        guard !unknown.isEmpty else { return }
+        throw DatabaseTooNew(description: "\(path) was written by a newer Spindle (its schema has \(unknown.sorted().joined(separator: ", ")), "
+            + "which this one does not know): run the newer spindle (`which -a spindle` lists those on the PATH), or upgrade "
+            + "this one. Commands that only read it still work.")
     }
 
     /// Opens and migrates only up to `migration` (tests of in-place upgrades).
@@ -58,7 +70,7 @@ public final class SpindleDatabase: Sendable {
         guard FileManager.default.isWritableFile(atPath: path) else { return try SpindleDatabase(readingOnly: path) }
         do {
             return try SpindleDatabase(path: path)
-        } catch let error where error is ForeignSideFile
+        } catch let error where error is ForeignSideFile || error is DatabaseTooNew
                     || [.SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM].contains((error as? DatabaseError)?.resultCode) {
             return try SpindleDatabase(readingOnly: path)
         }
@@ -137,6 +149,11 @@ public final class SpindleDatabase: Sendable {
 
 /// A -wal or -shm file another user made beside the database (`SpindleDatabase.refuseForeignSideFiles`).
 public struct ForeignSideFile: Error, CustomStringConvertible, Sendable {
+    public var description: String
+}
+
+/// The database was written by a newer Spindle, which this one must not write (`refuseNewerSchema`).
+public struct DatabaseTooNew: Error, CustomStringConvertible, Sendable {
     public var description: String
 }
 

@@ -56,6 +56,24 @@ final class HostileInputTests: LibraryTestCase {
         XCTAssertNil(DatabaseFailure.explain(DatabaseError(resultCode: .SQLITE_BUSY)), "other failures keep SQLite's words")
     }
 
+    /// A database a newer Spindle wrote, opened by an older one (a cron job's install beside a newer build): the
+    /// newer analyzers' results were stale to the older one, which analysed the whole library again with its own
+    /// code, and the newer one then did the same. It is not written; commands that only read it still work.
+    func testADatabaseANewerSpindleWroteIsNotWrittenButStillRead() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/a.flac", format: .flac16)
+        XCTAssertEqual(try spindle(["scan"]).status, 0)
+        let database = try SpindleDatabase(path: db)
+        try database.writer.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99-from-the-future')") }
+        let scan = try spindle(["scan"])
+        XCTAssertEqual(scan.status, 2, scan.stderr)
+        XCTAssertTrue(scan.stderr.contains("written by a newer Spindle") && scan.stderr.contains("v99-from-the-future"), scan.stderr)
+        XCTAssertEqual(try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM runs") }, 1,
+                       "the refused scan recorded no run")
+        let status = try spindle(["status"])
+        XCTAssertEqual(status.status, 0, status.stderr)
+        XCTAssertTrue(status.stdout.contains("1 present"), status.stdout)
+    }
+
     /// A write the disk refused (a file-size limit here; at home a failing disk, or the share holding the
     /// database gone) ended a run in SQLite's words: "disk I/O error - while executing `COMMIT TRANSACTION`".
     func testADatabaseWriteTheDiskRefusesIsExplained() throws {
