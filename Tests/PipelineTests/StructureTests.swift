@@ -55,6 +55,24 @@ final class StructureTests: LibraryTestCase {
         XCTAssertTrue(try spindle(["analyze", "--json"]).stdout.contains("\"analysed\": 0"), "all current now")
     }
 
+    // A newer Spindle's results (a newer analyzer version) are current to an older one: redoing them with older
+    // code made two installs take turns analysing the whole library again.
+    func testANewerAnalyzerVersionsResultsAreNotRedoneByAnOlderSpindle() throws {
+        try clickTrack(library + "/a.flac")
+        XCTAssertEqual(try spindle(["analyze"]).status, 0)
+        let database = try SpindleDatabase(path: db)
+        let newer = try XCTUnwrap(AnalyzerRegistry.versions["tempo"]) + 1
+        try database.writer.write { db in
+            try db.execute(sql: "UPDATE analysis SET analyzer_versions = json_set(analyzer_versions, '$.tempo', ?), bpm = 1",
+                           arguments: [newer])
+        }
+        XCTAssertEqual(try StatusReport.load(database: database).pending, 0)
+        XCTAssertTrue(try spindle(["analyze", "--json"]).stdout.contains("\"analysed\": 0"))
+        XCTAssertEqual(try analysisRow("a.flac")["bpm"] as Double?, 1, "the newer result is kept")
+        XCTAssertEqual(try spindle(["analyze", "--force", "--only", "tempo"]).status, 0)
+        XCTAssertEqual(try analysisRow("a.flac")["bpm"] as Double? ?? 0, 120, accuracy: 1, "--force still redoes it")
+    }
+
     func testOnlyTempoKeepsTheOtherResults() throws {
         try clickTrack(library + "/a.flac")
         XCTAssertEqual(try spindle(["analyze"]).status, 0)

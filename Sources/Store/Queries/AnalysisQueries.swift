@@ -62,12 +62,14 @@ public enum AnalysisQueries {
     static let legacyAnalyzerVersion = 3
 
     /// The one definition of a current analysis: a row for the file's present content holding, for every
-    /// wanted analyzer, its current version. Everything else is stale.
+    /// wanted analyzer, its current version or a newer one. Everything else is stale. A newer one is a newer
+    /// Spindle's: redoing it with older code made two installs (a cron job's and a newer build) take turns
+    /// analysing the whole library again (`analyze --force` still redoes it).
     static func current(_ versions: [String: Int]) -> (sql: String, arguments: StatementArguments) {
         var sql = "a.content_key IS f.content_key"
         var arguments = StatementArguments()
         for name in versions.keys.sorted() {
-            sql += " AND json_extract(a.analyzer_versions, ?) IS ?"
+            sql += " AND json_extract(a.analyzer_versions, ?) >= ?"
             arguments += ["$.\"\(name)\"", versions[name]!]
         }
         return ("(" + sql + ")", arguments)
