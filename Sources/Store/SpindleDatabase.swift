@@ -24,9 +24,9 @@ public final class SpindleDatabase: Sendable {
         try Migrations.migrator().migrate(writer)
     }
 
-    /// A database a newer Spindle wrote holds migrations this one does not know. Writing it would undo the newer
-    /// version's work: its analyzers' newer versions are stale to this one, so two installs (a cron job's and a
-    /// newer build, say) took turns analysing the whole library again, each with its own code.
+    /// A database a newer Spindle wrote holds migrations this one does not know: tables and columns the newer
+    /// version counts on, which this one's writes would leave unfilled or out of step. Writing it is refused;
+    /// reading it is safe, since migrations only add.
     static func refuseNewerSchema(_ writer: DatabasePool, path: String) throws {
         let unknown = try writer.read { db in try Migrations.migrator().appliedIdentifiers(db) }.subtracting(migrationNames)
         guard !unknown.isEmpty else { return }

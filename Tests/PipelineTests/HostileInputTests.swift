@@ -57,8 +57,8 @@ final class HostileInputTests: LibraryTestCase {
     }
 
     /// A database a newer Spindle wrote, opened by an older one (a cron job's install beside a newer build): the
-    /// newer analyzers' results were stale to the older one, which analysed the whole library again with its own
-    /// code, and the newer one then did the same. It is not written; commands that only read it still work.
+    /// older one wrote it without the tables and columns the newer one's migrations added and counts on. It is
+    /// not written; commands that only read it still work.
     func testADatabaseANewerSpindleWroteIsNotWrittenButStillRead() throws {
         try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/a.flac", format: .flac16)
         XCTAssertEqual(try spindle(["scan"]).status, 0)

@@ -1,7 +1,7 @@
 import GRDB
 
-/// What a user can do about the SQLite failures a home server meets: a full or failing disk, a database file another
-/// user owns (a container's UID), a damaged or foreign file. SQLite's own words ("attempt to write a readonly
+/// What a user can do about the SQLite failures a home server meets: a full or failing disk, a database file
+/// another user owns (a container's UID), a damaged or foreign file. SQLite's own words ("attempt to write a readonly
 /// database - while executing `CREATE TABLE grdb_issue_102 ...`") name neither the cause nor the remedy.
 public enum DatabaseFailure {
     /// The message for a command's last words, or nil when the error is not one of these.
