@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import Pipeline
+import Store
 
 /// `spindle serve`: the Navidrome companion's read endpoints, answered from Spindle's database through a
 /// read-only pool while nightly runs write to it. It never writes.
@@ -58,6 +59,9 @@ public struct SpindleServer: Sendable {
 
     /// Why serving this database may stop its owner from writing it (`ServedLibrary.sharingProblem`); nil when not.
     public func sharingProblem() -> String? { ServedLibrary.sharingProblem(library.databasePath) }
+
+    /// Why the database's place may corrupt it: a network share (`DatabaseFiles.networkShareWarning`); nil when not.
+    public func storageProblem() -> String? { DatabaseFiles.networkShareWarning(library.databasePath) }
 
     /// Serves until SIGINT or SIGTERM. `onListening` gets the bound port (the one asked for, or the one
     /// the system chose for port 0).

@@ -42,6 +42,15 @@ public enum DatabaseFiles {
         return best.flatMap { networkTypes.contains($0.type) ? $0.type : nil }
     }
 
+    /// What a writer or the server says of a database at `path` on a network share; nil on a local disk.
+    public static func networkShareWarning(_ path: String, mountTable: String? = nil) -> String? {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard let network = networkFileSystem(holding: folder.isEmpty ? "." : folder, mountTable: mountTable) else { return nil }
+        return "the database \(path) is on a network file system (\(network)); SQLite, which keeps it, needs the locks "
+            + "and shared memory of a local disk, and a database on a share can be corrupted. Keep it on a local disk "
+            + "(--db, SPINDLE_DB); the library may stay on the share."
+    }
+
     /// Mount types of shares (9p: a WSL 2 machine's Windows drives). Of FUSE, only the network ones: mergerfs,
     /// which pools a home server's local disks, and ntfs-3g (`fuseblk`) are local.
     static let networkTypes: Set<String> = [

@@ -58,6 +58,7 @@ struct ServeCommand: ParsableCommand {
                         printError("warning: requests get 503 until this is mended: \(problem)")
                     }
                     if let problem = server.sharingProblem() { printError("warning: \(problem)") }
+                    if let problem = server.storageProblem() { printError("warning: \(problem)") }
                 }
             }
         }

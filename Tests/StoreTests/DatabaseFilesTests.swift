@@ -27,5 +27,9 @@ final class DatabaseFilesTests: XCTestCase {
         XCTAssertNil(type("pool"), "mergerfs pools local disks")
         XCTAssertEqual(type("sshfs"), "fuse.sshfs")
         XCTAssertNil(DatabaseFiles.networkFileSystem(holding: base + "/not there", mountTable: table))
+        // What runs and the server say: the database, the share's type, and where to keep it instead.
+        let warning = try XCTUnwrap(DatabaseFiles.networkShareWarning(base + "/share/db/spindle.db", mountTable: table))
+        XCTAssertTrue(warning.contains("spindle.db is on a network file system (nfs4)") && warning.contains("local disk (--db"), warning)
+        XCTAssertNil(DatabaseFiles.networkShareWarning(base + "/pool/spindle.db", mountTable: table))
     }
 }

@@ -54,11 +54,7 @@ public enum LibraryJobs {
         let root = try LibraryRoot(path: try libraryPath(settings, database: existing))
         let folder = (settings.databasePath as NSString).deletingLastPathComponent
         if !folder.isEmpty { try Folders.make(folder) }
-        if let network = DatabaseFiles.networkFileSystem(holding: folder.isEmpty ? "." : folder) {
-            logLine("warning: the database \(settings.databasePath) is on a network file system (\(network)); SQLite, "
-                    + "which keeps it, needs the locks and shared memory of a local disk, and a database on a share can be "
-                    + "corrupted. Keep it on a local disk (--db, SPINDLE_DB); the library may stay on the share.")
-        }
+        if let warning = DatabaseFiles.networkShareWarning(settings.databasePath) { logLine("warning: " + warning) }
         let lock = try RunLock(databasePath: settings.databasePath, command: request.kind)
         StopRequest.install()
         defer { withExtendedLifetime(lock) {} }
