@@ -209,6 +209,26 @@ final class TagWriteSafetyTests: LibraryTestCase {
         XCTAssertEqual(st.st_mode & 0o777, 0o664, "and its mode")
     }
 
+    // 18. A library on a read-only mount (a container's `:ro` volume): every write failed alike, each after the
+    // batch had journaled it. The batch is refused before anything is journaled or written.
+    func testABatchOnAReadOnlyMountIsRefusedBeforeAnythingIsWritten() throws {
+        guard getuid() == 0 else { throw XCTSkip("needs to mount") }
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/A/x.flac", format: .flac16)
+        let mounted = dir + "/mounted"
+        try FileManager.default.createDirectory(atPath: mounted, withIntermediateDirectories: true)
+        // In a mount namespace of its own: the library bound read-only at `mounted`, scanned, then edited there.
+        let script = #"exec unshare -m bash -c 'mount --bind "$1" "$2" && mount -o remount,bind,ro "$2" || exit 99; "#
+            + #""$0" --db "$3" --library "$2" scan > /dev/null && exec "$0" --db "$3" --library "$2" tags set A --set GENRE=Jazz' "#
+            + #""$0" "$1" "$2" "$3""#
+        let r = try CLI.run(["-c", script, CLI.executable, library, mounted, db], shell: true)
+        if r.status == 99 || r.stderr.contains("unshare failed") { throw XCTSkip("cannot mount here: \(r.stderr)") }
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        XCTAssertTrue(r.stderr.contains("is on a read-only file system") && r.stderr.contains("Nothing was written"), r.stderr)
+        XCTAssertNil(try TagReader.read(path: library + "/A/x.flac").first("GENRE"))
+        let journaled = try SpindleDatabase(path: db).writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tag_edits") }
+        XCTAssertEqual(journaled, 0, "nothing journaled")
+    }
+
     // 15. A 250-byte name: the temporary name no longer grows with the original's.
     // A WMA file whose tags grow by 40 KB (a long lyrics or comment) decodes to the same samples, but FFmpeg
     // then estimates its length from the bitrate (21.6 s instead of 20.0 s), so the copy read as truncated

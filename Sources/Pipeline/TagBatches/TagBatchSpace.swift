@@ -1,12 +1,13 @@
 import Foundation
 import Library
 
-/// The disk space a batch of tag writes takes. Each write copies its file beside itself and renames the copy
-/// over it: the original's blocks come free at the rename, unless the file has a hard link the batch does not
-/// write (a torrent client's seeding copy, as Lidarr and the other *arr tools set libraries up). That name keeps
-/// the old file, so the new one is space taken for good: retagging a hard-linked library whole needs the
-/// library's size again. The batch is refused before anything is written when a disk lacks that, rather than
-/// filling it for every other service on it and failing file after file.
+/// The disk space a batch of tag writes takes, and whether its folders can be written at all. Each write copies
+/// its file beside itself and renames the copy over it: the original's blocks come free at the rename, unless
+/// the file has a hard link the batch does not write (a torrent client's seeding copy, as Lidarr and the other
+/// *arr tools set libraries up). That name keeps the old file, so the new one is space taken for good:
+/// retagging a hard-linked library whole needs the library's size again. The batch is refused before anything
+/// is written when a disk lacks that, or a folder is read-only, rather than filling the disk for every other
+/// service on it, or failing file after file.
 struct TagBatchSpace {
     /// What one disk (device) needs.
     struct Disk {
@@ -21,6 +22,9 @@ struct TagBatchSpace {
     }
 
     var disks: [UInt64: Disk] = [:]
+    /// The first folder of the batch on a read-only file system (a volume a container mounts read-only): every
+    /// write there would fail alike, after the batch had journaled them all.
+    var readOnlyFolder: String?
 
     var linkedFiles: Int { disks.values.reduce(0) { $0 + $1.linkedFiles } }
     var linkedBytes: Int64 { disks.values.reduce(0) { $0 + $1.linkedBytes } }
@@ -33,6 +37,8 @@ struct TagBatchSpace {
         var names: [FileID: Int] = [:]
         // Each disk is named by the folder of its first file in the batch's order, so messages do not vary.
         var folders: [UInt64: String] = [:]
+        var space = TagBatchSpace()
+        var seenFolders = Set<String>()
         for path in paths {
             let absolute = root.absolute(path)
             var st = stat()
@@ -40,9 +46,13 @@ struct TagBatchSpace {
             let id = FileID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
             files[id] = File(device: UInt64(st.st_dev), size: Int64(st.st_size), links: Int(st.st_nlink))
             names[id, default: 0] += 1
-            if folders[id.device] == nil { folders[id.device] = (absolute as NSString).deletingLastPathComponent }
+            let folder = (absolute as NSString).deletingLastPathComponent
+            if folders[id.device] == nil { folders[id.device] = folder }
+            // Per folder, not per device: a bind mount shares its device with the writable original.
+            if space.readOnlyFolder == nil, seenFolders.insert(folder).inserted, access(folder, W_OK) != 0, errno == EROFS {
+                space.readOnlyFolder = folder
+            }
         }
-        var space = TagBatchSpace()
         for (id, file) in files {
             var disk = space.disks[file.device] ?? Disk(folder: folders[file.device] ?? "")
             disk.largest = max(disk.largest, file.size)
@@ -63,8 +73,13 @@ struct TagBatchSpace {
             + "and the new files take \(Self.size(linkedBytes)) more on disk"
     }
 
-    /// Throws when a disk has less free space than the batch needs there; `available` is asked per folder.
+    /// Throws when a folder of the batch is read-only, or a disk has less free space than the batch needs there;
+    /// `available` is asked per folder.
     func check(available: (String) -> Int64? = TagBatchSpace.available) throws {
+        if let folder = readOnlyFolder {
+            throw PipelineError("\(folder) is on a read-only file system (a volume mounted read-only?): this tag batch "
+                + "cannot write there. Nothing was written.")
+        }
         for disk in disks.values.sorted(by: { $0.folder < $1.folder }) {
             guard let free = available(disk.folder), free < disk.needed else { continue }
             let linked = disk.linkedFiles > 0
