@@ -210,23 +210,42 @@ final class TagWriteSafetyTests: LibraryTestCase {
     }
 
     // 18. A library on a read-only mount (a container's `:ro` volume): every write failed alike, each after the
-    // batch had journaled it. The batch is refused before anything is journaled or written.
+    // batch had journaled it. The batch is refused before anything is journaled or written, and so is an undo.
     func testABatchOnAReadOnlyMountIsRefusedBeforeAnythingIsWritten() throws {
         guard getuid() == 0 else { throw XCTSkip("needs to mount") }
         try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/A/x.flac", format: .flac16)
+        try Synth.write(Synth.sine(frequency: 550, seconds: 1), to: library + "/A/y.flac", format: .flac16)
         let mounted = dir + "/mounted"
         try FileManager.default.createDirectory(atPath: mounted, withIntermediateDirectories: true)
-        // In a mount namespace of its own: the library bound read-only at `mounted`, scanned, then edited there.
-        let script = #"exec unshare -m bash -c 'mount --bind "$1" "$2" && mount -o remount,bind,ro "$2" || exit 99; "#
-            + #""$0" --db "$3" --library "$2" scan > /dev/null && exec "$0" --db "$3" --library "$2" tags set A --set GENRE=Jazz' "#
-            + #""$0" "$1" "$2" "$3""#
-        let r = try CLI.run(["-c", script, CLI.executable, library, mounted, db], shell: true)
-        if r.status == 99 || r.stderr.contains("unshare failed") { throw XCTSkip("cannot mount here: \(r.stderr)") }
+        let roDB = dir + "/mounted.db"
+        // In a mount namespace of its own: the library bound read-only at `mounted`, scanned, then `arguments` run there.
+        func readOnly(_ arguments: [String]) throws -> CLI.Result {
+            let script = #"exec unshare -m bash -c 'mount --bind "$1" "$2" && mount -o remount,bind,ro "$2" || exit 99; "#
+                + #"lib="$2"; db="$3"; shift 3; "$0" --db "$db" --library "$lib" scan > /dev/null && exec "$0" --db "$db" --library "$lib" "$@"' "#
+                + #""$0" "$@""#
+            let r = try CLI.run(["-c", script, CLI.executable, library, mounted, roDB] + arguments, shell: true)
+            if r.status == 99 || r.stderr.contains("unshare failed") { throw XCTSkip("cannot mount here: \(r.stderr)") }
+            return r
+        }
+        let r = try readOnly(["tags", "set", "A/x.flac", "--set", "GENRE=Jazz"])
         XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
         XCTAssertTrue(r.stderr.contains("is on a read-only file system") && r.stderr.contains("Nothing was written"), r.stderr)
         XCTAssertNil(try TagReader.read(path: library + "/A/x.flac").first("GENRE"))
-        let journaled = try SpindleDatabase(path: db).writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tag_edits") }
+        let journaled = try SpindleDatabase(path: roDB).writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tag_edits") }
         XCTAssertEqual(journaled, 0, "nothing journaled")
+
+        // A batch written while the library could be written, undone with the library bound read-only over itself.
+        let written = try spindle(["tags", "set", "A/y.flac", "--set", "GENRE=Jazz"])
+        XCTAssertEqual(written.status, 0, written.stderr)
+        let undoScript = #"exec unshare -m bash -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 99; "#
+            + #"exec "$0" --db "$2" --library "$1" tags undo --last' "$0" "$1" "$2""#
+        let undo = try CLI.run(["-c", undoScript, CLI.executable, library, db], shell: true)
+        if undo.status == 99 { throw XCTSkip("cannot mount here: \(undo.stderr)") }
+        XCTAssertEqual(undo.status, 1, undo.stdout + undo.stderr)
+        XCTAssertTrue(undo.stderr.contains("is on a read-only file system"), undo.stderr)
+        XCTAssertEqual(try TagReader.read(path: library + "/A/y.flac").first("GENRE"), "Jazz", "left as the batch wrote it")
+        XCTAssertEqual(try spindle(["tags", "undo", "--last"]).status, 0, "undone once the library can be written")
+        XCTAssertNil(try TagReader.read(path: library + "/A/y.flac").first("GENRE"))
     }
 
     // 15. A 250-byte name: the temporary name no longer grows with the original's.

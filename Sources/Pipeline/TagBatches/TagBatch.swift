@@ -238,6 +238,8 @@ public enum TagBatch {
             if byPath[edit.path] == nil { order.append(edit.path) }
             byPath[edit.path, default: []].append(edit)
         }
+        // As for the batch itself: refused whole, before any file, on a read-only mount or a disk without room.
+        try TagBatchSpace.of(order, root: root).check()
         var report = Report()
         report.batchId = id
         for path in order {
