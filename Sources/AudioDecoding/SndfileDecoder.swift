@@ -7,6 +7,8 @@ final class SndfileDecoder: AudioDecoder {
     private(set) var damage: String?
     private let file: OpaquePointer
     private var framesRead: Int64 = 0
+    /// Vorbis and Opus surround arrive in their own channel order; it is put in file order (`ChannelOrder`).
+    private let channelOrder: [Int]?
 
     init(path: String) throws {
         var info = SF_INFO()
@@ -28,13 +30,23 @@ final class SndfileDecoder: AudioDecoder {
         format = AudioFormat(sampleRate: Int(info.samplerate), channels: Int(info.channels), codec: codec,
                              frameCount: info.frames > 0 ? Int64(info.frames) : nil, bitDepth: depth,
                              backend: "sndfile", floatSamples: isFloat)
+        switch codec {
+        case "vorbis": channelOrder = ChannelOrder.fromVorbis(channels: Int(info.channels))
+        case "opus" where ChannelOrder.opusMappingFamily(path: path) == 1:
+            channelOrder = ChannelOrder.fromVorbis(channels: Int(info.channels))
+        default: channelOrder = nil
+        }
     }
 
     deinit { sf_close(file) }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> Int {
         let n = Int(sf_readf_float(file, buffer, sf_count_t(frames)))
-        if n > 0 { framesRead += Int64(n); return n }
+        if n > 0 {
+            framesRead += Int64(n)
+            if let channelOrder { ChannelOrder.apply(channelOrder, to: buffer, frames: n) }
+            return n
+        }
         if sf_error(file) != 0 {
             damage = "decoding stopped: \(String(cString: sf_strerror(file)))"
         } else if let expected = format.frameCount, framesRead < expected {

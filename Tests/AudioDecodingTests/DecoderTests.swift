@@ -56,6 +56,53 @@ final class DecoderTests: TemporaryFolderTestCase {
         try assertDuration(dir + "/a.opus", expected: 12.5, codec: "opus")
     }
 
+    /// Vorbis and Opus store surround as FL FC FR, surrounds, LFE; every decoder delivers it as FLAC and WAV
+    /// do (FL FR FC LFE, surrounds), the order the loudness meter weighs channels in. Each channel is
+    /// written at its own level, in the codec's order, and found at its place in file order.
+    func testSurroundVorbisAndOpusArriveInFileOrder() throws {
+        func levels(_ path: String, channels: Int) throws -> [Double] {
+            let samples = try decodedSamples(path)
+            let frames = samples.count / channels
+            return (0..<channels).map { c in
+                var sum = 0.0
+                for f in 0..<frames { sum += Double(samples[f * channels + c] * samples[f * channels + c]) }
+                return (2 * sum / Double(frames)).squareRoot()
+            }
+        }
+        // Channel i of the stored stream carries a 100 Hz sine (the codecs low-pass the LFE) of amplitude 0.08 × (i + 1).
+        func stored(channels: Int, rate: Int) -> [Float] {
+            let one = Synth.sine(frequency: 100, seconds: 3, sampleRate: rate, channels: 1, amplitude: 1)
+            var out = [Float](repeating: 0, count: one.count * channels)
+            for f in one.indices { for c in 0..<channels { out[f * channels + c] = one[f] * Float(0.08 * Double(c + 1)) } }
+            return out
+        }
+        let cases: [(String, Synth.FileFormat, Int, [Int])] = [
+            ("5.1.ogg", .oggVorbis, 6, [0, 2, 1, 5, 3, 4]),       // FL FC FR RL RR LFE
+            ("7.1.ogg", .oggVorbis, 8, [0, 2, 1, 7, 5, 6, 3, 4]), // FL FC FR SL SR RL RR LFE
+            ("5.0.ogg", .oggVorbis, 5, [0, 2, 1, 3, 4]),
+            ("5.1.opus", .opus, 6, [0, 2, 1, 5, 3, 4]),
+        ]
+        for (name, format, channels, order) in cases {
+            let rate = format == .opus ? 48000 : 44100
+            try Synth.write(stored(channels: channels, rate: rate), to: dir + "/" + name, format: format,
+                            sampleRate: rate, channels: channels)
+            let found = try levels(dir + "/" + name, channels: channels)
+            // The codecs code the LFE crudely (libvorbis gives 0.60 for 0.48): each channel is named by the
+            // stored level nearest to its own.
+            let nearest = found.map { level in (0..<channels).min { abs(level - 0.08 * Double($0 + 1)) < abs(level - 0.08 * Double($1 + 1)) }! }
+            XCTAssertEqual(nearest, order, "\(name): levels \(found)")
+        }
+        XCTAssertEqual(ChannelOrder.opusMappingFamily(path: dir + "/5.1.opus"), 1)
+        try Synth.write(Synth.sine(frequency: 100, seconds: 1, sampleRate: 48000, amplitude: 0.5), to: dir + "/stereo.opus",
+                        format: .opus, sampleRate: 48000)
+        XCTAssertEqual(ChannelOrder.opusMappingFamily(path: dir + "/stereo.opus"), 0)
+        XCTAssertNil(ChannelOrder.opusMappingFamily(path: dir + "/5.1.ogg"))
+        // FLAC's own order is left as it is.
+        try Synth.write(stored(channels: 6, rate: 44100), to: dir + "/5.1.flac", format: .flac24, channels: 6)
+        let flac = try levels(dir + "/5.1.flac", channels: 6)
+        for c in 0..<6 { XCTAssertEqual(flac[c], 0.08 * Double(c + 1), accuracy: 0.001) }
+    }
+
     func testMP3WithAndWithoutXingHeader() throws {
         // Varied material so VBR frame sizes vary.
         let music = Synth.concat(Synth.sine(frequency: 220, seconds: 4, amplitude: 0.4),

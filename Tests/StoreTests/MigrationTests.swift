@@ -95,12 +95,9 @@ final class MigrationTests: XCTestCase {
         do {
             let old = try SpindleDatabase(path: path, upTo: "v15-composed-names")
             try old.writer.write { db in
-                try db.execute(sql: "INSERT INTO library_roots (id, path, added_at) VALUES (1, '/music', ?)", arguments: [Date()])
+                try insertRoot(db)
                 for (i, (name, codec, tagged, decoded)) in rows.enumerated() {
-                    try db.execute(sql: """
-                        INSERT INTO files (id, root_id, path, name, size, mtime_ns, content_key, status, first_seen_at, changed_at)
-                        VALUES (?, 1, ?, ?, 10, 1, 'k', 'present', ?, ?)
-                        """, arguments: [i + 1, name, name, Date(), Date()])
+                    try insertFile(db, id: i + 1, path: name)
                     try db.execute(sql: """
                         INSERT INTO analysis (file_id, content_key, analyzer_version, analyzed_at, status, codec, duration_s,
                                               analyzer_versions)
@@ -120,6 +117,36 @@ final class MigrationTests: XCTestCase {
                 """)
         }
         XCTAssertEqual(stale, ["crash.ogg", "organ.oga"])
+    }
+
+    // Vorbis and Opus surround was metered in the codecs' channel order: only those rows' loudness is made stale,
+    // and their other analyzers stay current; stereo Vorbis, 5.1 FLAC and three-channel Opus keep everything.
+    func testSurroundOggIsMeteredAgainAfterTheUpgrade() throws {
+        let path = dir + "/surround.db"
+        let rows: [(String, String, Int)] = [("a.ogg", "vorbis", 6), ("b.opus", "opus", 8), ("c.ogg", "vorbis", 2),
+                                             ("d.flac", "flac", 6), ("e.opus", "opus", 3), ("f.opus", "opus", 5)]
+        do {
+            let old = try SpindleDatabase(path: path, upTo: "v16-reanalyse-ogg-vorbis-decoded-short")
+            try old.writer.write { db in
+                try insertRoot(db)
+                for (i, (name, codec, channels)) in rows.enumerated() {
+                    try insertFile(db, id: i + 1, path: name)
+                    try db.execute(sql: """
+                        INSERT INTO analysis (file_id, content_key, analyzer_version, analyzed_at, status, codec, channels,
+                                              analyzer_versions)
+                        VALUES (?, 'k', 3, ?, 'ok', ?, ?, '{"loudness":2,"tempo":11}')
+                        """, arguments: [i + 1, Date(), codec, channels])
+                }
+            }
+        }
+        let upgraded = try SpindleDatabase(path: path)
+        let versions = try upgraded.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT f.path, a.analyzer_versions FROM analysis a JOIN files f ON f.id = a.file_id ORDER BY f.path")
+                .map { "\($0[0] as String) \($0[1] as String)" }
+        }
+        XCTAssertEqual(versions, ["a.ogg {\"tempo\":11}", "b.opus {\"tempo\":11}", "c.ogg {\"loudness\":2,\"tempo\":11}",
+                                  "d.flac {\"loudness\":2,\"tempo\":11}", "e.opus {\"loudness\":2,\"tempo\":11}",
+                                  "f.opus {\"tempo\":11}"])
     }
 
     // Names and path words indexed before v15 kept a Mac's decomposed form (Hangul as jamo), which the composed
@@ -146,6 +173,18 @@ final class MigrationTests: XCTestCase {
             XCTAssertEqual(try FileQueries.presentPaths(db, rootId: 1, named: "여름밤.flac").map { Array($0.utf8) }, [Array(onDisk.utf8)])
             XCTAssertEqual(try FileQueries.presentPaths(db, rootId: 1, sharing: ["하늘빛", "여름밤"], atLeast: 2).count, 1)
         }
+    }
+
+    private func insertRoot(_ db: Database) throws {
+        try db.execute(sql: "INSERT INTO library_roots (id, path, added_at) VALUES (1, '/music', ?)", arguments: [Date()])
+    }
+
+    /// A present file of root 1 with content key 'k', as a scan written by an older version left it.
+    private func insertFile(_ db: Database, id: Int, path: String) throws {
+        try db.execute(sql: """
+            INSERT INTO files (id, root_id, path, name, size, mtime_ns, content_key, status, first_seen_at, changed_at)
+            VALUES (?, 1, ?, ?, 10, 1, 'k', 'present', ?, ?)
+            """, arguments: [id, path, path, Date(), Date()])
     }
 
     func testMigrationNamesAreAppendOnly() {
