@@ -8,8 +8,19 @@ public enum AudioFileTypes {
         "rf64", "w64", "mp2", "webm", "dsf", "dff",
     ]
 
-    /// Hidden entries (".DS_Store", "._Track.flac" AppleDouble sidecars, ".Trash") are never indexed.
-    public static func isHidden(_ name: String) -> Bool { name.hasPrefix(".") }
+    /// Hidden entries (".DS_Store", "._Track.flac" AppleDouble sidecars, ".Trash") are never indexed. A name
+    /// that begins with an ellipsis is a title, not a hidden file ("...And Justice for All", "...Ready for
+    /// It?"), as Navidrome also reads it.
+    public static func isHidden(_ name: String) -> Bool { name.hasPrefix(".") && !name.hasPrefix("..") }
+
+    /// Folders that operating systems and NAS firmware keep inside shares, holding deleted files, snapshots
+    /// and thumbnails, never a library's own music: Windows' recycle bin and volume data, Synology's and
+    /// QNAP's recycle bins, snapshots and index data, ext4's lost+found. Indexed, they put deleted and
+    /// old copies of tracks among the live ones (in genres, mixes and playlists). Compared without case.
+    static let systemFolders: Set<String> = ["$recycle.bin", "system volume information", "#recycle", "#snapshot",
+                                             "@recycle", "@recently-snapshot", "@eadir", "lost+found"]
+
+    public static func isSystemFolder(_ name: String) -> Bool { systemFolders.contains(name.lowercased()) }
 
     public static func isAudio(_ name: String) -> Bool {
         guard !isHidden(name), let dot = name.lastIndex(of: ".") else { return false }

@@ -25,7 +25,8 @@ public struct SkippedEntry: Sendable, Equatable {
 
 /// Walks a library root without ever leaving it: directory symlinks are not followed (no loops, no
 /// escapes), file symlinks are indexed only when they resolve inside the root, FIFOs, sockets and
-/// devices are never opened, and hidden entries are passed over.
+/// devices are never opened, and hidden entries, system folders (recycle bins, snapshots) and what a
+/// `.ndignore` file names are passed over.
 public struct LibraryWalker {
     public let root: String
     public init(root: String) {
@@ -36,11 +37,11 @@ public struct LibraryWalker {
     /// with the full marker, with its modification time); the walk itself never deletes anything.
     public func walk(file: (WalkedFile) -> Void, skipped: (SkippedEntry) -> Void,
                      temporary: (String, Date) -> Void = { _, _ in }) {
-        walkDirectory(relative: "", file: file, skipped: skipped, temporary: temporary)
+        walkDirectory(relative: "", ignoring: IgnoreFiles(), file: file, skipped: skipped, temporary: temporary)
     }
 
-    private func walkDirectory(relative: String, file: (WalkedFile) -> Void, skipped: (SkippedEntry) -> Void,
-                               temporary: (String, Date) -> Void) {
+    private func walkDirectory(relative: String, ignoring outer: IgnoreFiles, file: (WalkedFile) -> Void,
+                               skipped: (SkippedEntry) -> Void, temporary: (String, Date) -> Void) {
         let absolute = relative.isEmpty ? root : root + "/" + relative
         guard let dir = opendir(absolute) else {
             let reason = errno == ENAMETOOLONG ? "path longer than the system limit" : String(cString: strerror(errno))
@@ -59,6 +60,8 @@ public struct LibraryWalker {
             entries.append((name, valid, entry.pointee.d_type == UInt8(DT_DIR)))
         }
         entries.sort { $0.name < $1.name }
+        let ignoring = outer.entering(folder: relative, absolute: absolute,
+                                      holdsIgnoreFile: entries.contains { $0.name == IgnoreFile.name })
         for (name, valid, directory) in entries {
             let childRelative = relative.isEmpty ? name : relative + "/" + name
             if SpindleTemporary.writer(of: name) != nil, !directory {
@@ -70,6 +73,7 @@ public struct LibraryWalker {
             }
             if AudioFileTypes.isHidden(name) { continue }
             if !valid {
+                guard !ignoring.ignores(childRelative, isFolder: directory) else { continue }
                 // The name cannot be stored or reopened through a String: report it for renaming.
                 if AudioFileTypes.isAudio(name) || directory {
                     skipped(SkippedEntry(relativePath: childRelative, reason: "name is not valid UTF-8; rename it"))
@@ -88,10 +92,11 @@ public struct LibraryWalker {
             }
             let type = st.st_mode & S_IFMT
             if type == S_IFDIR {
-                walkDirectory(relative: childRelative, file: file, skipped: skipped, temporary: temporary)
+                guard !AudioFileTypes.isSystemFolder(name), !ignoring.ignores(childRelative, isFolder: true) else { continue }
+                walkDirectory(relative: childRelative, ignoring: ignoring, file: file, skipped: skipped, temporary: temporary)
                 continue
             }
-            guard AudioFileTypes.isAudio(name) else { continue }
+            guard AudioFileTypes.isAudio(name), !ignoring.ignores(childRelative, isFolder: false) else { continue }
             if type == S_IFLNK {
                 guard let target = realpath(childAbsolute, nil) else {
                     skipped(SkippedEntry(relativePath: childRelative,

@@ -56,6 +56,33 @@ final class ScannerTests: XCTestCase {
                                         "Artist/Album/03 Three.dsf": "present", "Artist/Album/04 Four.dff": "present"])
     }
 
+    /// Titles that begin with an ellipsis are music, not hidden files; the recycle bins and snapshots of
+    /// Windows and NAS firmware are never music of the library's own.
+    func testEllipsisTitlesAreIndexedAndSystemFoldersAreNot() throws {
+        let kept = ["Metallica/...And Justice for All/01 Blackened.flac", "Taylor Swift/reputation/...Ready for It.flac"]
+        let passedOver = ["#snapshot/GMT+00_2026-11-01/Artist/a.flac", "$RECYCLE.BIN/S-1-5-21/b.flac", "#recycle/c.flac",
+                          "@Recycle/d.flac", "@eaDir/e.flac", "Artist/@eaDir/f.flac", "@Recently-Snapshot/g.flac",
+                          "lost+found/h.flac", "System Volume Information/i.flac", ".Trash-1000/files/j.flac"]
+        for path in kept + passedOver { try write(path) }
+        _ = try scan()
+        XCTAssertEqual(try statuses().keys.sorted(), kept.sorted())
+    }
+
+    /// A `.ndignore` (Navidrome's ignore file) hides from the scan what it hides from the server: an empty one
+    /// its whole folder, patterns what they match beneath their folder, a deeper file overriding a shallower.
+    func testWhatANavidromeIgnoreFileNamesIsNotIndexed() throws {
+        let kept = ["A/01.flac", "A/keep.wav", "A/Live/l.flac", "B/y.wav", "C/Bootlegs/old/x.flac", "D/notes/n.flac"]
+        let passedOver = ["A/x.wav", "A/Demos/d.flac", "Live/l.flac", "Audiobooks/Book/01.flac", "C/Bootlegs/b.flac",
+                          "D/deep/er/notes/n.flac"]
+        for path in kept + passedOver { try write(path) }
+        let rules = "# what Navidrome should not show\n*.wav\n!keep.wav\nDemos/\n/Live/*.flac\nC/Bootlegs/*.flac\n**/er/notes\n"
+        FileManager.default.createFile(atPath: library + "/.ndignore", contents: Data(rules.utf8))
+        FileManager.default.createFile(atPath: library + "/Audiobooks/.ndignore", contents: Data())
+        FileManager.default.createFile(atPath: library + "/B/.ndignore", contents: Data("!*.wav\n".utf8))
+        _ = try scan()
+        XCTAssertEqual(try statuses().keys.sorted(), kept.sorted())
+    }
+
     func testRescanMarksExactlyTheDeletedAndTouchedFiles() throws {
         for i in 1...5 { try write("Artist/Album/0\(i).flac", frequency: 200 + Double(i) * 50) }
         _ = try scan()
