@@ -1,6 +1,7 @@
 import AudioDecoding
 import Foundation
 import GRDB
+@testable import Pipeline
 import Store
 import Tagging
 import TestSupport
@@ -213,6 +214,37 @@ final class TagEditTests: XCTestCase {
         let opus = try Mutagen.dump(library + "/3.opus").tags
         XCTAssertNil(opus["replaygain_track_gain"])
         XCTAssertEqual(Double(try XCTUnwrap(opus["r128_track_gain"]?.first))!, 256 * -13, accuracy: 60, "Q7.8 relative to -23 LUFS")
+    }
+
+    /// A double album is one album for its album gain: discs in folders of their own ("CD1", "Disc 2") count
+    /// as the album's folder, and one MusicBrainz release is one album wherever its tracks lie. Before, each
+    /// disc had its own album gain (here 20 dB apart), so the level jumped between discs.
+    func testADoubleAlbumHasOneAlbumGain() throws {
+        let loud = Synth.sine(frequency: 1000, seconds: 6, amplitude: pow(10, -10 / 20))
+        let quiet = Synth.sine(frequency: 1000, seconds: 6, amplitude: pow(10, -30 / 20))
+        try Synth.write(loud, to: dir + "/loud.wav", format: .wav16)
+        try Synth.write(quiet, to: dir + "/quiet.wav", format: .wav16)
+        let files: [(String, String, [String])] = [
+            ("loud.wav", "Double/CD1/1.flac", ["album=Double"]), ("quiet.wav", "Double/Disc 2 - Live/1.flac", ["album=Double"]),
+            ("loud.wav", "Box/1.flac", ["album=Box", "MUSICBRAINZ_ALBUMID=6f2b5f5c-1c3e-4a4e-9d1b-0b5b0a1d2c3e"]),
+            ("quiet.wav", "Box (Bonus)/1.flac", ["album=Box", "MUSICBRAINZ_ALBUMID=6f2b5f5c-1c3e-4a4e-9d1b-0b5b0a1d2c3e"]),
+            ("quiet.wav", "Other/CD1/1.flac", ["album=Other"]), ("loud.wav", "Another/CD1/1.flac", ["album=Another"]),
+        ]
+        for (source, path, tags) in files {
+            try FileManager.default.createDirectory(atPath: library + "/" + (path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/" + source]
+                                     + tags.flatMap { ["-metadata", $0] } + [library + "/" + path]), 0)
+        }
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "analyze"]).status, 0)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "write-analysis", "--replaygain"]).status, 0)
+        func albumGain(_ path: String) throws -> String? { try Mutagen.dump(library + "/" + path).tags["replaygain_album_gain"]?.first }
+        XCTAssertEqual(try albumGain("Double/CD1/1.flac"), try albumGain("Double/Disc 2 - Live/1.flac"))
+        XCTAssertEqual(try albumGain("Box/1.flac"), try albumGain("Box (Bonus)/1.flac"))
+        // Different albums under disc folders stay apart.
+        XCTAssertNotEqual(try albumGain("Other/CD1/1.flac"), try albumGain("Another/CD1/1.flac"))
+        XCTAssertTrue(AnalysisTags.AlbumKey.isDiscFolder("CD 2") && AnalysisTags.AlbumKey.isDiscFolder("disk_4"))
+        XCTAssertFalse(AnalysisTags.AlbumKey.isDiscFolder("Discovery") || AnalysisTags.AlbumKey.isDiscFolder("CDs"))
     }
 
     /// `--min-bpm-confidence` writes a tempo only where the analysis is at least that sure of it, and says how

@@ -22,11 +22,34 @@ public enum AnalysisTags {
 
     /// Tracks of one album: same folder, album title and album artist when tagged. Not the track artist: a
     /// guest ("A feat. B") or a compilation's many artists had split one album into several, each with its
-    /// own album gain. Fields, not a joined string, so a track at the library root names its album correctly.
+    /// own album gain. Nor the disc: a disc's own folder ("CD1", "Disc 2 - Live") counts as the album's, and
+    /// tracks tagged with one MusicBrainz release are one album wherever they lie, so a double album has one
+    /// album gain, not a level jump between its discs. Fields, not a joined string, so a track at the library
+    /// root names its album correctly.
     struct AlbumKey: Hashable, Comparable {
         var folder: String
         var album: String
         var albumArtist: String
+
+        init(path: String, album: String, albumArtist: String?, release: String?) {
+            if let release, !release.isEmpty {
+                (folder, self.album, self.albumArtist) = ("musicbrainz release " + release, album, "")
+                return
+            }
+            let folder = (path as NSString).deletingLastPathComponent
+            self.folder = Self.isDiscFolder((folder as NSString).lastPathComponent)
+                ? (folder as NSString).deletingLastPathComponent : folder
+            self.album = album
+            self.albumArtist = albumArtist ?? ""
+        }
+
+        /// "CD1", "CD 2", "Disc 3", "disk_4", "DVD1", "Disc 2 - Live": a word for a disc, then its number.
+        static func isDiscFolder(_ name: String) -> Bool {
+            let lower = name.lowercased()
+            guard let word = ["disc", "disk", "cd", "dvd"].first(where: { lower.hasPrefix($0) }) else { return false }
+            let rest = lower.dropFirst(word.count).drop { " ._-".contains($0) }
+            return rest.first?.isASCII == true && rest.first?.isNumber == true
+        }
 
         static func < (a: AlbumKey, b: AlbumKey) -> Bool { (a.folder, a.album, a.albumArtist) < (b.folder, b.album, b.albumArtist) }
     }
@@ -52,7 +75,7 @@ public enum AnalysisTags {
         let tracks = try database.writer.read { db in try AnalysisQueries.forTags(db, rootPath: rootPath) }.map { row -> Track in
             Track(fileId: row.fileId, path: row.path, codec: row.codec, bpm: row.bpm, bpmConfidence: row.bpmConfidence,
                   key: row.key.flatMap(MusicalKey.init(name:)), lufs: row.lufs, truePeakDB: row.truePeakDB,
-                  album: row.album.map { AlbumKey(folder: (row.path as NSString).deletingLastPathComponent, album: $0, albumArtist: row.albumArtist ?? "") })
+                  album: row.album.map { AlbumKey(path: row.path, album: $0, albumArtist: row.albumArtist, release: row.musicbrainzAlbumId) })
         }
         var notes: [String] = []
         // Album loudness and peak over every track of the album in the library.
