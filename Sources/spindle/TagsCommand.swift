@@ -125,7 +125,8 @@ struct TagsCommand: ParsableCommand {
             discussion: """
                 BPM rounded; REPLAYGAIN_TRACK_GAIN as "-6.50 dB" (reference -18 LUFS), peaks linear; album gain \
                 from all the album's gating blocks; Opus files get R128_TRACK_GAIN / R128_ALBUM_GAIN (Q7.8, \
-                -23 LUFS). The key goes to INITIALKEY as "Am", "C#", "Ebm" (ID3 TKEY; MP4 freeform initialkey); \
+                -23 LUFS). The key goes to INITIALKEY as "Am", "C#", "Ebm" (ID3 TKEY; MP4 freeform initialkey), and in \
+                FLAC, Ogg, Opus and APE tags to KEY as well, the field Navidrome reads there; \
                 a track whose key is unknown (atonal, silent) keeps its tag. Without --bpm, --replaygain or \
                 --key, all three. With --min-bpm-confidence 0.5, only tempi the analysis is sure of are written \
                 (at 0.5 or more, 88-100 % of held-out tracks were right; under it, a tempo can be twice or half \

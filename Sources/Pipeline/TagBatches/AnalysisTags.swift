@@ -8,7 +8,9 @@ import Tagging
 /// conventions. BPM rounded; ReplayGain 2.0 (reference −18 LUFS, "-6.50 dB", peaks linear) for track and
 /// album, the album measured over all its tracks' gating blocks together (not an average of track values);
 /// Opus gets R128_TRACK_GAIN / R128_ALBUM_GAIN in Q7.8 relative to −23 LUFS (RFC 7845) instead. The key goes
-/// to INITIALKEY ("Am", "C#", "Ebm": ID3 TKEY, Vorbis INITIALKEY, MP4 freeform `initialkey`).
+/// to INITIALKEY ("Am", "C#", "Ebm": ID3 TKEY, MP4 freeform `initialkey`, WMA WM/InitialKey), and in formats
+/// whose tags are free-form fields (Vorbis comments, APEv2) to KEY as well: the name Picard writes there and
+/// Navidrome reads (its smart playlists filter on it), where INITIALKEY is Mixxx's and beets' name.
 public enum AnalysisTags {
     /// Which results to write.
     public struct Fields: OptionSet, Sendable {
@@ -112,7 +114,10 @@ public enum AnalysisTags {
                     unsure += 1
                 }
             }
-            if fields.contains(.key), let k = t.key { edit.set["INITIALKEY"] = [k.tagValue] }
+            if fields.contains(.key), let k = t.key {
+                edit.set["INITIALKEY"] = [k.tagValue]
+                if Self.freeFormTags.contains((t.path as NSString).pathExtension.lowercased()) { edit.set["KEY"] = [k.tagValue] }
+            }
             if replayGain, let lufs = t.lufs {
                 let isOpus = t.codec == "opus"
                 let album = t.album.flatMap { albums[$0] ?? nil }
@@ -139,6 +144,10 @@ public enum AnalysisTags {
         }
         return (edits, notes)
     }
+
+    /// Extensions of the formats TagLib tags with Vorbis comments (FLAC, Ogg) or APEv2 (WavPack, Monkey's Audio,
+    /// Musepack): there a field is any name, and "KEY" is a field of its own.
+    static let freeFormTags: Set<String> = ["flac", "ogg", "oga", "opus", "spx", "wv", "ape", "mpc", "mpp"]
 
     /// Q7.8 fixed point (a signed 16-bit count of 1/256 dB), as Opus's R128 tags are written.
     static func q78(_ db: Double) -> String { String(Int(max(-32768, min(32767, (db * 256).rounded())))) }
