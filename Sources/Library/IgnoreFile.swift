@@ -1,17 +1,18 @@
 import Foundation
 
-/// Navidrome's own ignore file (`.ndignore`): what a library's owner told the server to pass over, Spindle
-/// passes over too, so it does not analyse (or put in playlists) files the server will never show.
+/// A media server's ignore file: Navidrome's `.ndignore` or Jellyfin's `.ignore`. What a library's owner told
+/// the server to pass over, Spindle passes over too, so it does not analyse (or put in playlists) files the
+/// server will never show.
 ///
-/// Navidrome (0.55 and later) reads it as gitignore lines applied beneath its folder; an empty file hides
-/// the whole folder, which is also what older versions did with any `.ndignore`. Spindle reads this part of
+/// Both servers read it as gitignore lines applied beneath its folder (Navidrome 0.55, Jellyfin 10.11); an
+/// empty file hides the whole folder, which is also what older versions did. Spindle reads this part of
 /// gitignore: blank lines and `#` comments are skipped; a pattern with no `/` but a trailing one matches a
 /// name at any depth (`*.wav`, `Demos`); one with a `/` matches the path from the file's folder (`/live`,
 /// `Bootlegs/*`); `**/` at the start means at any depth and `/**` at the end everything inside; a trailing
 /// `/` matches folders only; `!` takes a path back, and the last matching line decides. `*`, `?` and `[…]`
 /// are glob wildcards that never match a `/`.
 struct IgnoreFile: Sendable {
-    static let name = ".ndignore"
+    static let names: Set<String> = [".ndignore", ".ignore"]
 
     struct Rule: Sendable {
         var pattern: String
@@ -25,11 +26,11 @@ struct IgnoreFile: Sendable {
 
     let rules: [Rule]
 
-    /// Reads the file in `folder` (an absolute path); nil when there is none or it cannot be read. Only a
-    /// regular file is read (a FIFO would block the walk, a symlink could lead outside the root), and only
+    /// Reads the file `name` in `folder` (an absolute path); nil when there is none or it cannot be read. Only
+    /// a regular file is read (a FIFO would block the walk, a symlink could lead outside the root), and only
     /// its first 64 KiB.
-    init?(folder: String) {
-        let path = folder + "/" + Self.name
+    init?(folder: String, name: String) {
+        let path = folder + "/" + name
         var st = stat()
         guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG,
               let handle = FileHandle(forReadingAtPath: path) else { return nil }
@@ -91,11 +92,12 @@ extension IgnoreFile.Rule {
 struct IgnoreFiles: Sendable {
     private var stack: [(folder: String, file: IgnoreFile)] = []
 
-    /// The stack with `folder`'s own file added, when it has one.
-    func entering(folder relative: String, absolute: String, holdsIgnoreFile: Bool) -> IgnoreFiles {
-        guard holdsIgnoreFile, let file = IgnoreFile(folder: absolute) else { return self }
+    /// The stack with `folder`'s own files added (`names`: the ignore files among its entries).
+    func entering(folder relative: String, absolute: String, names: [String]) -> IgnoreFiles {
         var next = self
-        next.stack.append((relative, file))
+        for name in names.sorted() {
+            if let file = IgnoreFile(folder: absolute, name: name) { next.stack.append((relative, file)) }
+        }
         return next
     }
 

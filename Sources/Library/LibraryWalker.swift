@@ -25,8 +25,8 @@ public struct SkippedEntry: Sendable, Equatable {
 
 /// Walks a library root without ever leaving it: directory symlinks are not followed (no loops, no
 /// escapes), file symlinks are indexed only when they resolve inside the root, FIFOs, sockets and
-/// devices are never opened, and hidden entries, system folders (recycle bins, snapshots) and what a
-/// `.ndignore` file names are passed over.
+/// devices are never opened, and hidden entries, system folders (recycle bins, snapshots) and what a media
+/// server's ignore file (`.ndignore`, `.ignore`) names are passed over.
 public struct LibraryWalker {
     public let root: String
     public init(root: String) {
@@ -61,7 +61,7 @@ public struct LibraryWalker {
         }
         entries.sort { $0.name < $1.name }
         let ignoring = outer.entering(folder: relative, absolute: absolute,
-                                      holdsIgnoreFile: entries.contains { $0.name == IgnoreFile.name })
+                                      names: entries.map(\.name).filter(IgnoreFile.names.contains))
         for (name, valid, directory) in entries {
             let childRelative = relative.isEmpty ? name : relative + "/" + name
             if SpindleTemporary.writer(of: name) != nil, !directory {
