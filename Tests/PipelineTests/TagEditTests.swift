@@ -217,8 +217,9 @@ final class TagEditTests: XCTestCase {
     }
 
     /// A double album is one album for its album gain: discs in folders of their own ("CD1", "Disc 2") count
-    /// as the album's folder, and one MusicBrainz release is one album wherever its tracks lie. Before, each
-    /// disc had its own album gain (here 20 dB apart), so the level jumped between discs.
+    /// as the album's folder, and one MusicBrainz release is one album wherever its tracks lie (with untagged
+    /// tracks of the same folder and title). Before, each disc had its own album gain (here 20 dB apart), so
+    /// the level jumped between discs.
     func testADoubleAlbumHasOneAlbumGain() throws {
         let loud = Synth.sine(frequency: 1000, seconds: 6, amplitude: pow(10, -10 / 20))
         let quiet = Synth.sine(frequency: 1000, seconds: 6, amplitude: pow(10, -30 / 20))
@@ -228,6 +229,7 @@ final class TagEditTests: XCTestCase {
             ("loud.wav", "Double/CD1/1.flac", ["album=Double"]), ("quiet.wav", "Double/Disc 2 - Live/1.flac", ["album=Double"]),
             ("loud.wav", "Box/1.flac", ["album=Box", "MUSICBRAINZ_ALBUMID=6f2b5f5c-1c3e-4a4e-9d1b-0b5b0a1d2c3e"]),
             ("quiet.wav", "Box (Bonus)/1.flac", ["album=Box", "MUSICBRAINZ_ALBUMID=6f2b5f5c-1c3e-4a4e-9d1b-0b5b0a1d2c3e"]),
+            ("quiet.wav", "Box (Bonus)/2.flac", ["album=Box"]),
             ("quiet.wav", "Other/CD1/1.flac", ["album=Other"]), ("loud.wav", "Another/CD1/1.flac", ["album=Another"]),
         ]
         for (source, path, tags) in files {
@@ -241,6 +243,8 @@ final class TagEditTests: XCTestCase {
         func albumGain(_ path: String) throws -> String? { try Mutagen.dump(library + "/" + path).tags["replaygain_album_gain"]?.first }
         XCTAssertEqual(try albumGain("Double/CD1/1.flac"), try albumGain("Double/Disc 2 - Live/1.flac"))
         XCTAssertEqual(try albumGain("Box/1.flac"), try albumGain("Box (Bonus)/1.flac"))
+        // A bonus track without the release id, beside one that has it, is still of that album.
+        XCTAssertEqual(try albumGain("Box (Bonus)/2.flac"), try albumGain("Box/1.flac"))
         // Different albums under disc folders stay apart.
         XCTAssertNotEqual(try albumGain("Other/CD1/1.flac"), try albumGain("Another/CD1/1.flac"))
         XCTAssertTrue(AnalysisTags.AlbumKey.isDiscFolder("CD 2") && AnalysisTags.AlbumKey.isDiscFolder("disk_4"))

@@ -25,19 +25,15 @@ public enum AnalysisTags {
     /// Tracks of one album: same folder, album title and album artist when tagged. Not the track artist: a
     /// guest ("A feat. B") or a compilation's many artists had split one album into several, each with its
     /// own album gain. Nor the disc: a disc's own folder ("CD1", "Disc 2 - Live") counts as the album's, and
-    /// tracks tagged with one MusicBrainz release are one album wherever they lie, so a double album has one
-    /// album gain, not a level jump between its discs. Fields, not a joined string, so a track at the library
-    /// root names its album correctly.
+    /// albums that share a MusicBrainz release are one (`joinedByRelease`), so a double album has one album
+    /// gain, not a level jump between its discs. Fields, not a joined string, so a track at the library root
+    /// names its album correctly.
     struct AlbumKey: Hashable, Comparable {
         var folder: String
         var album: String
         var albumArtist: String
 
-        init(path: String, album: String, albumArtist: String?, release: String?) {
-            if let release, !release.isEmpty {
-                (folder, self.album, self.albumArtist) = ("musicbrainz release " + release, album, "")
-                return
-            }
+        init(path: String, album: String, albumArtist: String?) {
             let folder = (path as NSString).deletingLastPathComponent
             self.folder = Self.isDiscFolder((folder as NSString).lastPathComponent)
                 ? (folder as NSString).deletingLastPathComponent : folder
@@ -54,6 +50,27 @@ public enum AnalysisTags {
         }
 
         static func < (a: AlbumKey, b: AlbumKey) -> Bool { (a.folder, a.album, a.albumArtist) < (b.folder, b.album, b.albumArtist) }
+
+        /// Each album key → the least key of those joined to it through a shared MusicBrainz release id (itself
+        /// when none is): one release in several folders is one album, and so are a release's tracks and
+        /// untagged bonus tracks beside them in one folder.
+        static func joinedByRelease(_ pairs: [(key: AlbumKey, release: String?)]) -> [AlbumKey: AlbumKey] {
+            var parent: [AlbumKey: AlbumKey] = [:]
+            func root(_ key: AlbumKey) -> AlbumKey {
+                var k = key
+                while let p = parent[k], p != k { k = p }
+                return k
+            }
+            var firstOfRelease: [String: AlbumKey] = [:]
+            for (key, release) in pairs {
+                if parent[key] == nil { parent[key] = key }
+                guard let release, !release.isEmpty else { continue }
+                guard let other = firstOfRelease[release] else { firstOfRelease[release] = key; continue }
+                let (a, b) = (root(key), root(other))
+                if a != b { parent[max(a, b)] = min(a, b) }
+            }
+            return parent.keys.reduce(into: [:]) { $0[$1] = root($1) }
+        }
     }
 
     struct Track {
@@ -74,10 +91,13 @@ public enum AnalysisTags {
                       rootPath: String) throws -> (edits: [(String, TagEdit)], notes: [String]) {
         let replayGain = fields.contains(.replayGain)
         // Gating blocks are fetched per album below, not for the whole library at once (tens of KB a track).
-        let tracks = try database.writer.read { db in try AnalysisQueries.forTags(db, rootPath: rootPath) }.map { row -> Track in
+        let rows = try database.writer.read { db in try AnalysisQueries.forTags(db, rootPath: rootPath) }
+        let keys = rows.map { row in row.album.map { AlbumKey(path: row.path, album: $0, albumArtist: row.albumArtist) } }
+        let joined = AlbumKey.joinedByRelease(zip(keys, rows).compactMap { key, row in key.map { ($0, row.musicbrainzAlbumId) } })
+        let tracks = zip(rows, keys).map { row, key -> Track in
             Track(fileId: row.fileId, path: row.path, codec: row.codec, bpm: row.bpm, bpmConfidence: row.bpmConfidence,
                   key: row.key.flatMap(MusicalKey.init(name:)), lufs: row.lufs, truePeakDB: row.truePeakDB,
-                  album: row.album.map { AlbumKey(path: row.path, album: $0, albumArtist: row.albumArtist, release: row.musicbrainzAlbumId) })
+                  album: key.flatMap { joined[$0] })
         }
         var notes: [String] = []
         // Album loudness and peak over every track of the album in the library.
