@@ -83,8 +83,11 @@ public final class LibraryScanner {
         // another shard's too: a shard whose last file was deleted is still a mounted library.)
         let present = known.lazy.filter { $0.status == .present }.count
         if !anyAudio, present > 0 {
+            // An ignore file at the root that hides everything looks the same from here: name it.
+            let ignoring = IgnoreFile.names.sorted().filter { access(root.path + "/" + $0, F_OK) == 0 }
+                .map { " or its \($0) hides them all" }.joined()
             throw LibraryError.rootUnavailable(path: root.path, reason: "it holds no audio files, but the index has \(present) "
-                + "from earlier scans; if it is a network share or a removable disk, mount it (nothing was marked missing)")
+                + "from earlier scans; if it is a network share or a removable disk, mount it\(ignoring) (nothing was marked missing)")
         }
 
         let now = Date()

@@ -162,6 +162,17 @@ final class ScannerTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("mount"), "\(error)")
         }
         XCTAssertEqual(try statuses().values.sorted(), ["present", "present"])
+        // An empty ignore file at the root hides everything too, and is named.
+        try FileManager.default.removeItem(atPath: library)
+        try FileManager.default.moveItem(atPath: dir + "/elsewhere", toPath: library)
+        FileManager.default.createFile(atPath: library + "/.ndignore", contents: Data())
+        XCTAssertThrowsError(try scan()) { error in
+            XCTAssertTrue("\(error)".contains("or its .ndignore hides them all"), "\(error)")
+        }
+        XCTAssertEqual(try statuses().values.sorted(), ["present", "present"])
+        try FileManager.default.removeItem(atPath: library + "/.ndignore")
+        try FileManager.default.moveItem(atPath: library, toPath: dir + "/elsewhere")
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
         // One file really deleted of two is still a deletion.
         try FileManager.default.removeItem(atPath: library)
         try FileManager.default.moveItem(atPath: dir + "/elsewhere", toPath: library)
