@@ -41,6 +41,8 @@ struct IgnoreFile: Sendable {
 
     init(text: String) {
         var rules: [Rule] = []
+        // A Windows editor's byte-order mark is not part of the first pattern.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         for raw in text.split(whereSeparator: \.isNewline) {
             var line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
