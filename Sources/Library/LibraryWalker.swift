@@ -96,6 +96,12 @@ public struct LibraryWalker {
                 walkDirectory(relative: childRelative, ignoring: ignoring, file: file, skipped: skipped, temporary: temporary)
                 continue
             }
+            if type == S_IFLNK, !AudioFileTypes.isAudio(name), !ignoring.ignores(childRelative, isFolder: true),
+               let reason = Self.folderLinkLeavingRoot(childAbsolute, root: root) {
+                // A folder linked in from another disk: its albums would be missing without a word.
+                skipped(SkippedEntry(relativePath: childRelative, reason: reason))
+                continue
+            }
             guard AudioFileTypes.isAudio(name), !ignoring.ignores(childRelative, isFolder: false) else { continue }
             if type == S_IFLNK {
                 guard let target = realpath(childAbsolute, nil) else {
@@ -121,5 +127,17 @@ public struct LibraryWalker {
                             mtimeNs: FileState.nanoseconds(st.st_mtim),
                             inode: Int64(st.st_ino)))
         }
+    }
+
+    /// Why a symlink to a folder outside the root is not walked, or nil when it is not one. Links to folders
+    /// inside the root are passed over quietly: their files are indexed where they are.
+    static func folderLinkLeavingRoot(_ path: String, root: String) -> String? {
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, let target = realpath(path, nil) else { return nil }
+        let resolved = String(cString: target)
+        free(target)
+        guard resolved != root, !resolved.hasPrefix(root + "/") else { return nil }
+        return "symlink to a folder outside the library root (\(resolved)), not followed: Spindle reads nothing outside the "
+            + "root; make that folder a library of its own, or mount it inside the root"
     }
 }

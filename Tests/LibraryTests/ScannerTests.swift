@@ -212,6 +212,9 @@ final class ScannerTests: XCTestCase {
         XCTAssertTrue(reasons["escape.flac"]?.contains("outside") ?? false)
         XCTAssertTrue(reasons["pipe.flac"]?.contains("FIFO") ?? false)
         XCTAssertNotNil(reasons["self.flac"])
+        // A folder linked in from elsewhere is named, with where it leads; one inside the root is not.
+        XCTAssertTrue(reasons["outdir"]?.contains("symlink to a folder outside the library root") ?? false, "\(reasons)")
+        XCTAssertNil(reasons["loop"])
     }
 
     func testNonUTF8NamesAreReportedNotIndexed() throws {
