@@ -30,10 +30,11 @@ final class SndfileDecoder: AudioDecoder {
         format = AudioFormat(sampleRate: Int(info.samplerate), channels: Int(info.channels), codec: codec,
                              frameCount: info.frames > 0 ? Int64(info.frames) : nil, bitDepth: depth,
                              backend: "sndfile", floatSamples: isFloat)
+        // Opus's header is read again only for a channel count whose order differs (not for stereo).
+        let vorbisOrder = ChannelOrder.fromVorbis(channels: Int(info.channels))
         switch codec {
-        case "vorbis": channelOrder = ChannelOrder.fromVorbis(channels: Int(info.channels))
-        case "opus" where ChannelOrder.opusMappingFamily(path: path) == 1:
-            channelOrder = ChannelOrder.fromVorbis(channels: Int(info.channels))
+        case "vorbis": channelOrder = vorbisOrder
+        case "opus" where vorbisOrder != nil && ChannelOrder.opusMappingFamily(path: path) == 1: channelOrder = vorbisOrder
         default: channelOrder = nil
         }
     }

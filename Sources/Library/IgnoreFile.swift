@@ -30,12 +30,14 @@ struct IgnoreFile: Sendable {
     /// a regular file is read (a FIFO would block the walk, a symlink could lead outside the root), and only
     /// its first 64 KiB.
     init?(folder: String, name: String) {
-        let path = folder + "/" + name
+        // One open that neither follows a link nor waits on a FIFO, then the type of what it opened: no window
+        // between a check and the read for the file to be swapped.
+        let fd = open(folder + "/" + name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         var st = stat()
-        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG,
-              let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 65536) ?? Data() else { return nil }
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG,
+              let data = try? handle.read(upToCount: 65536) ?? Data() else { return nil }
         self.init(text: String(decoding: data, as: UTF8.self))
     }
 

@@ -97,21 +97,19 @@ public struct LibraryWalker {
                 continue
             }
             if type == S_IFLNK, !AudioFileTypes.isAudio(name), !ignoring.ignores(childRelative, isFolder: true),
-               let reason = Self.folderLinkLeavingRoot(childAbsolute, root: root) {
+               let reason = folderLinkLeavingRoot(childAbsolute) {
                 // A folder linked in from another disk: its albums would be missing without a word.
                 skipped(SkippedEntry(relativePath: childRelative, reason: reason))
                 continue
             }
             guard AudioFileTypes.isAudio(name), !ignoring.ignores(childRelative, isFolder: false) else { continue }
             if type == S_IFLNK {
-                guard let target = realpath(childAbsolute, nil) else {
+                guard let resolved = Self.resolved(childAbsolute) else {
                     skipped(SkippedEntry(relativePath: childRelative,
                                          reason: "broken symlink (\(String(cString: strerror(errno))))"))
                     continue
                 }
-                let resolved = String(cString: target)
-                free(target)
-                guard resolved.hasPrefix(root + "/") else {
+                guard holds(resolved) else {
                     skipped(SkippedEntry(relativePath: childRelative, reason: "symlink leads outside the library root"))
                     continue
                 }
@@ -131,13 +129,22 @@ public struct LibraryWalker {
 
     /// Why a symlink to a folder outside the root is not walked, or nil when it is not one. Links to folders
     /// inside the root are passed over quietly: their files are indexed where they are.
-    static func folderLinkLeavingRoot(_ path: String, root: String) -> String? {
+    func folderLinkLeavingRoot(_ path: String) -> String? {
         var st = stat()
-        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, let target = realpath(path, nil) else { return nil }
-        let resolved = String(cString: target)
-        free(target)
-        guard resolved != root, !resolved.hasPrefix(root + "/") else { return nil }
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, let resolved = Self.resolved(path), !holds(resolved) else {
+            return nil
+        }
         return "symlink to a folder outside the library root (\(resolved)), not followed: Spindle reads nothing outside the "
             + "root; make that folder a library of its own, or mount it inside the root"
+    }
+
+    /// Whether a resolved (symlink-free) path is the root or lies under it.
+    private func holds(_ resolved: String) -> Bool { resolved == root || resolved.hasPrefix(root + "/") }
+
+    /// `path` with every symlink resolved; nil when it leads nowhere (errno says why).
+    private static func resolved(_ path: String) -> String? {
+        guard let target = realpath(path, nil) else { return nil }
+        defer { free(target) }
+        return String(cString: target)
     }
 }

@@ -13,6 +13,15 @@ public struct TagfixRequest: Sendable {
         /// `minBPMConfidence`: a tempo whose `bpm_confidence` is under it is not written (0 writes every one).
         case analysis(AnalysisTags.Fields, paths: [String]?, minBPMConfidence: Double = 0)
         case undo(batch: Int64?)
+
+        /// Whether someone typed the keys (`tags set`, `tags apply`), so they are checked against TagLib's names;
+        /// fixers and analysis tags name theirs on purpose (KEY beside INITIALKEY where tags are free-form).
+        var keysTyped: Bool {
+            switch self {
+            case .edits, .file: return true
+            case .fixers, .analysis, .undo: return false
+            }
+        }
     }
     public var source: Source
     public var dryRun = false

@@ -17,19 +17,13 @@ extension LibraryJobs {
         let edits: [(String, TagEdit)]
         // Fixers and analysis tags without paths sweep the library: a file they cannot tag is passed over.
         var wholeLibrary = false
-        // Only keys someone typed are checked against TagLib's names: Spindle's own edits name theirs on purpose
-        // (analysis tags write KEY beside INITIALKEY where the format keeps free-form fields).
-        var typed = false
         switch request.source {
         case .edits(let e):
-            typed = true
             // A folder typed on the command line edits every file under it.
             edits = try e.flatMap { input, edit in
                 (try TypedPaths.files(input, root: root, database: database) ?? [input]).map { ($0, edit) }
             }
-        case .file(let path):
-            typed = true
-            edits = try TagEditSources.file(path)
+        case .file(let path): edits = try TagEditSources.file(path)
         case .fixers(let fixers, let paths):
             wholeLibrary = paths?.isEmpty ?? true
             let targets = try targetPaths(paths, resolver: resolver, database: database, root: root)
@@ -47,7 +41,7 @@ extension LibraryJobs {
         case .undo: edits = []
         }
         let (plans, refusals, unwritable) = try TagBatch.plan(edits.map { (input: $0.0, edit: $0.1) }, resolver: resolver,
-                                                              database: database, allowCustom: request.allowCustom || !typed,
+                                                              database: database, allowCustom: request.allowCustom || !request.source.keysTyped,
                                                               reads: reads, skipUnwritable: wholeLibrary)
         if !unwritable.isEmpty {
             notes.append("\(unwritable.count) file(s) left alone: their tags can be read but TagLib cannot write their "
