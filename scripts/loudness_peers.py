@@ -58,6 +58,10 @@ def main():
         if r.get("status") != "ok" or r.get("lufs_integrated") is None:
             continue
         i, lra, tp = ffmpeg_loudness(r["path"])
+        if i is None or tp is None:
+            # ffmpeg's filter refuses some layouts it cannot name (an AAC stream of "unknown" 4 channels).
+            print("%-50s ffmpeg measured nothing" % r["path"].split("/")[-1][:50])
+            continue
         ref = reference_true_peak(r["path"]) if reference else None
         rows.append((r, i, lra, tp, ref))
         against = ", ×16 reference %.2f" % ref if ref is not None else ""

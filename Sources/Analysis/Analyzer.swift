@@ -2,10 +2,14 @@
 public struct StreamFormat: Sendable, Equatable {
     public var sampleRate: Int
     public var channels: Int
+    /// Each channel's speaker as a WAVE_FORMAT_EXTENSIBLE bit (`SpeakerBits`), when the file states its layout;
+    /// nil means the usual layout for the channel count.
+    public var speakers: [UInt64]?
 
-    public init(sampleRate: Int, channels: Int) {
+    public init(sampleRate: Int, channels: Int, speakers: [UInt64]? = nil) {
         self.sampleRate = sampleRate
         self.channels = channels
+        self.speakers = speakers?.count == channels ? speakers : nil
     }
 }
 

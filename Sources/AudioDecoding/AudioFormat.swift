@@ -12,6 +12,9 @@ public struct AudioFormat: Sendable, Equatable, Codable {
     public var backend: String
     /// True when the source carries floating-point samples, which may hold NaN or infinities.
     public var floatSamples: Bool
+    /// Each channel's speaker as a WAVE_FORMAT_EXTENSIBLE bit, when the file states its layout (`SpeakerLayout`);
+    /// nil when it does not, and the channel count's usual layout applies.
+    public var speakers: [UInt64]?
 
     public init(sampleRate: Int, channels: Int, codec: String, frameCount: Int64?, bitDepth: Int?,
                 backend: String, floatSamples: Bool = false) {

@@ -139,9 +139,23 @@ final class FFmpegDecoder: AudioDecoder {
         let isFloat = sampleFormat == AV_SAMPLE_FMT_FLT || sampleFormat == AV_SAMPLE_FMT_FLTP
             || sampleFormat == AV_SAMPLE_FMT_DBL || sampleFormat == AV_SAMPLE_FMT_DBLP
         let lossy: Set<String> = ["aac", "mp3", "mp2", "mp1", "vorbis", "opus", "wma"]
-        format = AudioFormat(sampleRate: sampleRate, channels: channels, codec: codecName, frameCount: frames,
-                             bitDepth: depth > 0 && !lossy.contains(codecName) ? depth : nil,
-                             backend: "ffmpeg", floatSamples: isFloat && !lossy.contains(codecName))
+        var format = AudioFormat(sampleRate: sampleRate, channels: channels, codec: codecName, frameCount: frames,
+                                 bitDepth: depth > 0 && !lossy.contains(codecName) ? depth : nil,
+                                 backend: "ffmpeg", floatSamples: isFloat && !lossy.contains(codecName))
+        format.speakers = Self.speakers(&codecContext.pointee.ch_layout)
+        self.format = format
+    }
+
+    /// The decoder's channel layout as speaker bits (FFmpeg's AV_CH_* are WAVE_FORMAT_EXTENSIBLE's), which the
+    /// resampler keeps in order; nil when a channel has no speaker FFmpeg can name.
+    private static func speakers(_ layout: UnsafePointer<AVChannelLayout>) -> [UInt64]? {
+        var speakers: [UInt64] = []
+        for index in 0..<layout.pointee.nb_channels {
+            let channel = av_channel_layout_channel_from_index(layout, UInt32(index)).rawValue
+            guard (0..<64).contains(channel) else { return nil }
+            speakers.append(UInt64(1) << UInt64(channel))
+        }
+        return speakers
     }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> Int {

@@ -27,9 +27,11 @@ final class SndfileDecoder: AudioDecoder {
         let major = info.format & Int32(SF_FORMAT_TYPEMASK)
         let subtype = info.format & Int32(SF_FORMAT_SUBMASK)
         let (codec, depth, isFloat) = Self.describe(major: major, subtype: subtype)
-        format = AudioFormat(sampleRate: Int(info.samplerate), channels: Int(info.channels), codec: codec,
-                             frameCount: info.frames > 0 ? Int64(info.frames) : nil, bitDepth: depth,
-                             backend: "sndfile", floatSamples: isFloat)
+        var format = AudioFormat(sampleRate: Int(info.samplerate), channels: Int(info.channels), codec: codec,
+                                 frameCount: info.frames > 0 ? Int64(info.frames) : nil, bitDepth: depth,
+                                 backend: "sndfile", floatSamples: isFloat)
+        format.speakers = Self.speakers(file, path: path, format: format)
+        self.format = format
         // Opus's header is read again only for a channel count whose order differs (not for stereo).
         let vorbisOrder = ChannelOrder.fromVorbis(channels: Int(info.channels))
         switch codec {
@@ -54,6 +56,23 @@ final class SndfileDecoder: AudioDecoder {
             damage = "truncated: decoded \(framesRead) of \(expected) frames"
         }
         return 0
+    }
+
+    /// The layout the file states: WAV's channel mask and CAF's and AIFF's layouts come through libsndfile's
+    /// channel map; FLAC's mask is a comment libsndfile does not read. Vorbis and Opus state none beyond their
+    /// channel count.
+    private static func speakers(_ file: OpaquePointer, path: String, format: AudioFormat) -> [UInt64]? {
+        guard format.channels >= 3 else { return nil }
+        switch format.codec {
+        case "vorbis", "opus": return nil
+        case "flac": return SpeakerLayout.flacChannelMask(path: path).flatMap { SpeakerLayout.speakers(mask: $0, channels: format.channels) }
+        default:
+            var map = [Int32](repeating: 0, count: format.channels)
+            let stated = map.withUnsafeMutableBytes {
+                sf_command(file, Int32(SFC_GET_CHANNEL_MAP_INFO), $0.baseAddress, Int32($0.count))
+            }
+            return stated == SF_TRUE ? SpeakerLayout.speakers(sndfileMap: map) : nil
+        }
     }
 
     private static func describe(major: Int32, subtype: Int32) -> (String, Int?, Bool) {

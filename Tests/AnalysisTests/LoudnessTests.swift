@@ -5,8 +5,8 @@ import XCTest
 /// EBU Tech 3341 (integrated loudness, true peak) and Tech 3342 (loudness range) cases, synthesized from
 /// their published definitions: 1 kHz tones whose levels are peak dBFS, at 48 kHz.
 final class LoudnessTests: XCTestCase {
-    private func loudness(_ s: [Float], rate: Int = 48000, channels: Int = 2) -> LoudnessResult {
-        analyse(s, sampleRate: rate, channels: channels, options: only("loudness")).loudness!
+    private func loudness(_ s: [Float], rate: Int = 48000, channels: Int = 2, speakers: [UInt64]? = nil) -> LoudnessResult {
+        analyse(s, sampleRate: rate, channels: channels, speakers: speakers, options: only("loudness")).loudness!
     }
 
     func testTech3341Case1And2SteadyTones() throws {
@@ -48,6 +48,33 @@ final class LoudnessTests: XCTestCase {
         let a = try XCTUnwrap(loudness(front, channels: 6).integratedLUFS)
         let b = try XCTUnwrap(loudness(withLFE, channels: 6).integratedLUFS)
         XCTAssertEqual(a, b, accuracy: 0.001)
+    }
+
+    // The weights followed the channel count alone: a quad file's rears counted as fronts (1.5 dB low), a 2.1
+    // or 3.1 file's LFE as a front, a 4.0 file's back centre as a front, a 7.1 (wide) file's front centres as
+    // surrounds. ffmpeg's ebur128 weighs by the layout the file states, as here.
+    func testChannelsAreWeighedByTheLayoutTheFileStates() throws {
+        let (fl, fr, fc, lfe, bl, br, bc) = (SpeakerBits.frontLeft, SpeakerBits.frontRight, SpeakerBits.frontCenter,
+                                             SpeakerBits.lowFrequency, SpeakerBits.backLeft, SpeakerBits.backRight,
+                                             SpeakerBits.backCenter)
+        let surroundGain = 10 * log10(1.41)
+        /// Loudness of a −23 dBFS 1 kHz tone on `channel` alone, relative to the same tone on a front.
+        func relative(_ channels: Int, _ speakers: [UInt64]?, channel: Int) throws -> Double? {
+            let front = tone(frequency: 1000, peakDB: -23, seconds: 3, sampleRate: 48000, channels: channels, active: [0])
+            let alone = tone(frequency: 1000, peakDB: -23, seconds: 3, sampleRate: 48000, channels: channels, active: [channel])
+            let reference = try XCTUnwrap(loudness(front, channels: channels, speakers: speakers).integratedLUFS)
+            return loudness(alone, channels: channels, speakers: speakers).integratedLUFS.map { $0 - reference }
+        }
+        // Four channels with no layout stated are quadraphonic, as in FLAC, Vorbis and Opus.
+        XCTAssertEqual(try XCTUnwrap(relative(4, nil, channel: 1)), 0, accuracy: 0.01)
+        for rear in [2, 3] { XCTAssertEqual(try XCTUnwrap(relative(4, nil, channel: rear)), surroundGain, accuracy: 0.01) }
+        XCTAssertNil(try relative(3, [fl, fr, lfe], channel: 2), "2.1: the LFE is not counted")
+        XCTAssertNil(try relative(4, [fl, fr, fc, lfe], channel: 3), "3.1: the LFE is not counted")
+        XCTAssertEqual(try XCTUnwrap(relative(4, [fl, fr, fc, lfe], channel: 2)), 0, accuracy: 0.01)
+        XCTAssertEqual(try XCTUnwrap(relative(4, [fl, fr, fc, bc], channel: 3)), surroundGain, accuracy: 0.01)
+        let wide: [UInt64] = [fl, fr, fc, lfe, bl, br, 1 << 6, 1 << 7]   // 7.1 (wide): front left and right of centre
+        for channel in [6, 7] { XCTAssertEqual(try XCTUnwrap(relative(8, wide, channel: channel)), 0, accuracy: 0.01) }
+        XCTAssertEqual(try XCTUnwrap(relative(8, wide, channel: 4)), surroundGain, accuracy: 0.01)
     }
 
     func testTech3342LoudnessRangeCases() throws {

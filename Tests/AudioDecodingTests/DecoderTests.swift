@@ -103,6 +103,35 @@ final class DecoderTests: TemporaryFolderTestCase {
         for c in 0..<6 { XCTAssertEqual(flac[c], 0.08 * Double(c + 1), accuracy: 0.001) }
     }
 
+    /// The layout a file states reaches the meter as speaker bits in delivery order: WAVE_FORMAT_EXTENSIBLE's
+    /// mask (libsndfile's channel map), CAF's layout (through FFmpeg), FLAC's WAVEFORMATEXTENSIBLE_CHANNEL_MASK
+    /// comment (which libsndfile does not read). Before, every decoder reported the channel count alone.
+    func testTheChannelLayoutAFileStatesIsReported() throws {
+        let (fl, fr, fc, lfe): (UInt64, UInt64, UInt64, UInt64) = (0x1, 0x2, 0x4, 0x8)
+        let (mapL, mapR, mapC, mapLFE): (Int32, Int32, Int32, Int32) = (2, 3, 4, 11)   // SF_CHANNEL_MAP_LEFT, …
+        func music(_ channels: Int) -> [Float] {
+            Synth.sine(frequency: 440, seconds: 1, sampleRate: 48000, channels: channels, amplitude: 0.3)
+        }
+        try Synth.write(music(3), to: dir + "/2.1.wav", format: .wavex16, sampleRate: 48000, channels: 3,
+                        channelMap: [mapL, mapR, mapLFE])
+        XCTAssertEqual(try decodeAll(dir + "/2.1.wav").0.speakers, [fl, fr, lfe])
+        try Synth.write(music(4), to: dir + "/3.1.caf", format: .caf16, sampleRate: 48000, channels: 4,
+                        channelMap: [mapL, mapR, mapC, mapLFE])
+        let caf = try decodeAll(dir + "/3.1.caf").0
+        XCTAssertEqual(caf.backend, "ffmpeg")
+        XCTAssertEqual(caf.speakers, [fl, fr, fc, lfe])
+        try Synth.write(music(3), to: dir + "/2.1.flac", format: .flac16, sampleRate: 48000, channels: 3)
+        try Synth.setFLACComments(["TITLE=Two point one", "waveformatextensible_channel_mask=0x000B"], path: dir + "/2.1.flac")
+        let flac = try decodeAll(dir + "/2.1.flac")
+        XCTAssertEqual(flac.0.speakers, [fl, fr, lfe])
+        XCTAssertEqual(flac.1, 48000, "the comment block leaves the audio as it was")
+        // A file that states nothing leaves the channel count's usual layout to the meter.
+        try Synth.write(music(4), to: dir + "/quad.flac", format: .flac16, sampleRate: 48000, channels: 4)
+        XCTAssertNil(try decodeAll(dir + "/quad.flac").0.speakers)
+        XCTAssertEqual(SpeakerLayout.speakers(mask: 0x33, channels: 4), [fl, fr, 0x10, 0x20])
+        XCTAssertNil(SpeakerLayout.speakers(mask: 0x3, channels: 4), "a mask naming fewer speakers than channels")
+    }
+
     func testMP3WithAndWithoutXingHeader() throws {
         // Varied material so VBR frame sizes vary.
         let music = Synth.concat(Synth.sine(frequency: 220, seconds: 4, amplitude: 0.4),

@@ -72,6 +72,30 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(text.stdout.contains(String(format: "or %.2f BPM at another metrical level", alternative)), text.stdout)
     }
 
+    // Loudness weighed the channels by their count alone, where ffmpeg's ebur128 weighs them by the layout the
+    // file states: a 2.1 file's LFE counted as a front (13.5 LU too loud here), a quad file's rears 1.5 dB low.
+    func testInspectWeighsChannelsByTheLayoutTheFileStates() throws {
+        func tones(_ channels: Int, _ parts: [(channel: Int, hertz: Double, amplitude: Double)]) -> [Float] {
+            var out = [Float](repeating: 0, count: 48000 * 3 * channels)
+            for f in 0..<48000 * 3 {
+                for p in parts { out[f * channels + p.channel] += Float(p.amplitude * sin(2 * .pi * p.hertz * Double(f) / 48000)) }
+            }
+            return out
+        }
+        let twoPointOne: [Int32] = [2, 3, 11]   // SF_CHANNEL_MAP_LEFT, RIGHT, LFE
+        try Synth.write(tones(3, [(0, 1000, 0.1)]), to: dir + "/front.wav", format: .wavex16, sampleRate: 48000,
+                        channels: 3, channelMap: twoPointOne)
+        try Synth.write(tones(3, [(0, 1000, 0.1), (2, 60, 0.7)]), to: dir + "/with-lfe.wav", format: .wavex16,
+                        sampleRate: 48000, channels: 3, channelMap: twoPointOne)
+        try Synth.write(tones(4, [(2, 1000, 0.1)]), to: dir + "/quad-rear.flac", format: .flac16, sampleRate: 48000, channels: 4)
+        let r = try CLI.run(["inspect", "--json", dir + "/front.wav", dir + "/with-lfe.wav", dir + "/quad-rear.flac"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lufs = try r.stdout.split(separator: "\n").map { try XCTUnwrap(json(String($0))["lufs_integrated"] as? Double) }
+        XCTAssertEqual(lufs.count, 3)
+        XCTAssertEqual(lufs[1], lufs[0], accuracy: 0.02, "the LFE is not counted")
+        XCTAssertEqual(lufs[2] - lufs[0], 10 * log10(1.41), accuracy: 0.02, "a rear counts +1.5 dB")
+    }
+
     /// `spindle inspect ~/Music/Album`: a folder stands for the audio files under it, in path order, as a scan
     /// finds them (not the cover, not hidden files); a folder without audio is a line with that reason. A
     /// folder had been one line, "not a regular file".

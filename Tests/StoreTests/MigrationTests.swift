@@ -127,19 +127,9 @@ final class MigrationTests: XCTestCase {
                                              ("d.flac", "flac", 6), ("e.opus", "opus", 3), ("f.opus", "opus", 5)]
         do {
             let old = try SpindleDatabase(path: path, upTo: "v16-reanalyse-ogg-vorbis-decoded-short")
-            try old.writer.write { db in
-                try insertRoot(db)
-                for (i, (name, codec, channels)) in rows.enumerated() {
-                    try insertFile(db, id: i + 1, path: name)
-                    try db.execute(sql: """
-                        INSERT INTO analysis (file_id, content_key, analyzer_version, analyzed_at, status, codec, channels,
-                                              analyzer_versions)
-                        VALUES (?, 'k', 3, ?, 'ok', ?, ?, '{"loudness":2,"tempo":11}')
-                        """, arguments: [i + 1, Date(), codec, channels])
-                }
-            }
+            try old.writer.write { db in try insertAnalysed(db, rows) }
         }
-        let upgraded = try SpindleDatabase(path: path)
+        let upgraded = try SpindleDatabase(path: path, upTo: "v17-remeter-surround-ogg")
         let versions = try upgraded.writer.read { db in
             try Row.fetchAll(db, sql: "SELECT f.path, a.analyzer_versions FROM analysis a JOIN files f ON f.id = a.file_id ORDER BY f.path")
                 .map { "\($0[0] as String) \($0[1] as String)" }
@@ -147,6 +137,25 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(versions, ["a.ogg {\"tempo\":11}", "b.opus {\"tempo\":11}", "c.ogg {\"loudness\":2,\"tempo\":11}",
                                   "d.flac {\"loudness\":2,\"tempo\":11}", "e.opus {\"loudness\":2,\"tempo\":11}",
                                   "f.opus {\"tempo\":11}"])
+    }
+
+    // Four channels were weighed as four fronts and a stated layout (2.1's LFE, 4.0's back centre) not at all:
+    // every file of three channels or more is metered again, and only its loudness.
+    func testMultichannelFilesAreMeteredAgainAfterTheUpgrade() throws {
+        let path = dir + "/layouts.db"
+        let rows: [(String, String, Int)] = [("mono.flac", "flac", 1), ("stereo.wav", "pcm", 2), ("2.1.wav", "pcm", 3),
+                                             ("quad.flac", "flac", 4), ("5.1.m4a", "aac", 6)]
+        do {
+            let old = try SpindleDatabase(path: path, upTo: "v17-remeter-surround-ogg")
+            try old.writer.write { db in try insertAnalysed(db, rows) }
+        }
+        let upgraded = try SpindleDatabase(path: path)
+        let versions = try upgraded.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT f.path, a.analyzer_versions FROM analysis a JOIN files f ON f.id = a.file_id ORDER BY f.id")
+                .map { "\($0[0] as String) \($0[1] as String)" }
+        }
+        XCTAssertEqual(versions, ["mono.flac {\"loudness\":2,\"tempo\":11}", "stereo.wav {\"loudness\":2,\"tempo\":11}",
+                                  "2.1.wav {\"tempo\":11}", "quad.flac {\"tempo\":11}", "5.1.m4a {\"tempo\":11}"])
     }
 
     // Names and path words indexed before v15 kept a Mac's decomposed form (Hangul as jamo), which the composed
@@ -185,6 +194,19 @@ final class MigrationTests: XCTestCase {
             INSERT INTO files (id, root_id, path, name, size, mtime_ns, content_key, status, first_seen_at, changed_at)
             VALUES (?, 1, ?, ?, 10, 1, 'k', 'present', ?, ?)
             """, arguments: [id, path, path, Date(), Date()])
+    }
+
+    /// Files analysed by an older version, given as (path, codec, channels), with loudness and tempo current.
+    private func insertAnalysed(_ db: Database, _ rows: [(String, String, Int)]) throws {
+        try insertRoot(db)
+        for (i, (name, codec, channels)) in rows.enumerated() {
+            try insertFile(db, id: i + 1, path: name)
+            try db.execute(sql: """
+                INSERT INTO analysis (file_id, content_key, analyzer_version, analyzed_at, status, codec, channels,
+                                      analyzer_versions)
+                VALUES (?, 'k', 3, ?, 'ok', ?, ?, '{"loudness":2,"tempo":11}')
+                """, arguments: [i + 1, Date(), codec, channels])
+        }
     }
 
     func testMigrationNamesAreAppendOnly() {

@@ -60,6 +60,8 @@ public enum Synth {
 
     public enum FileFormat: Sendable {
         case wav16, wav32, wavFloat, wavBigEndian, wavGSM, flac16, flac24, oggVorbis, opus, mp3VBR, mp3CBR, aiff16
+        /// WAVE_FORMAT_EXTENSIBLE, and Core Audio Format: files that state their channel layout.
+        case wavex16, caf16
 
         var sndfileFormat: Int32 {
             switch self {
@@ -76,6 +78,8 @@ public enum Synth {
             case .opus: return Int32(SF_FORMAT_OGG | SF_FORMAT_OPUS)
             case .mp3VBR, .mp3CBR: return Int32(SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III)
             case .aiff16: return Int32(SF_FORMAT_AIFF | SF_FORMAT_PCM_16)
+            case .wavex16: return Int32(SF_FORMAT_WAVEX | SF_FORMAT_PCM_16)
+            case .caf16: return Int32(SF_FORMAT_CAF | SF_FORMAT_PCM_16)
             }
         }
     }
@@ -84,15 +88,25 @@ public enum Synth {
         public let description: String
     }
 
-    /// Writes interleaved samples with libsndfile.
+    /// Writes interleaved samples with libsndfile; `channelMap` (SF_CHANNEL_MAP_* per channel) states the layout
+    /// in the formats that carry one (`wavex16`, `caf16`).
     public static func write(_ samples: [Float], to path: String, format: FileFormat, sampleRate: Int = 44100,
-                             channels: Int = 2) throws {
+                             channels: Int = 2, channelMap: [Int32]? = nil) throws {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channels)
         info.format = format.sndfileFormat
         guard let file = sf_open(path, Int32(SFM_WRITE), &info) else {
             throw WriteError(description: "sf_open(\(path)): \(String(cString: sf_strerror(nil)))")
+        }
+        if var map = channelMap {
+            let stated = map.withUnsafeMutableBytes {
+                sf_command(file, Int32(SFC_SET_CHANNEL_MAP_INFO), $0.baseAddress, Int32($0.count))
+            }
+            guard stated == SF_TRUE else {
+                sf_close(file)
+                throw WriteError(description: "libsndfile cannot state a channel layout in \(path)")
+            }
         }
         if format == .mp3VBR {
             var mode = Int32(SF_BITRATE_MODE_VARIABLE)
@@ -105,6 +119,33 @@ public enum Synth {
         let written = samples.withUnsafeBufferPointer { sf_writef_float(file, $0.baseAddress, sf_count_t(frames)) }
         sf_close(file)
         guard written == frames else { throw WriteError(description: "short write to \(path)") }
+    }
+
+    /// Puts `fields` in a native FLAC file's Vorbis comment block (replacing any), as flac and FFmpeg write
+    /// WAVEFORMATEXTENSIBLE_CHANNEL_MASK for a layout other than the channel count's usual one.
+    public static func setFLACComments(_ fields: [String], path: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        guard bytes.count > 8, bytes[0..<4].elementsEqual("fLaC".utf8) else { throw WriteError(description: "\(path) is no FLAC") }
+        var blocks: [(type: UInt8, body: ArraySlice<UInt8>)] = []
+        var i = 4
+        while true {
+            let last = bytes[i] & 0x80 != 0, type = bytes[i] & 0x7F
+            let length = Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            if type != 4 { blocks.append((type, bytes[i + 4..<i + 4 + length])) }
+            i += 4 + length
+            if last { break }
+        }
+        func le32(_ n: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: n >> (8 * $0)) } }
+        var comment = le32(7) + Array("spindle".utf8) + le32(fields.count)
+        for field in fields { comment += le32(field.utf8.count) + Array(field.utf8) }
+        blocks.insert((4, comment[...]), at: 1)
+        var out = Array("fLaC".utf8)
+        for (n, block) in blocks.enumerated() {
+            let flag: UInt8 = n == blocks.count - 1 ? 0x80 : 0
+            out += [flag | block.type] + le32(block.body.count).prefix(3).reversed() + block.body
+        }
+        out += bytes[i...]
+        try Data(out).write(to: URL(fileURLWithPath: path))
     }
 
     /// Removes the Xing/Info (and LAME) header frame from an MP3: the case where decoders that trust the

@@ -42,23 +42,11 @@ public final class LoudnessMeter: Analyzer {
         channels = format.channels
         filter = KWeighting(sampleRate: format.sampleRate)
         states = Array(repeating: KWeightingState(), count: (format.channels + 1) / 2)
-        weights = Self.channelWeights(format.channels)
+        weights = SpeakerBits.loudnessWeights(channels: format.channels, speakers: format.speakers)
         subBlockLength = (format.sampleRate + 5) / 10
         subBlockSums = [Double](repeating: 0, count: format.channels)
         peaks = TruePeakMeter(sampleRate: format.sampleRate, channels: format.channels)
         recent.reserveCapacity(31)
-    }
-
-    /// BS.1770 weights by position in the usual file order (L R C LFE Ls Rs …): surrounds ×1.41 (+1.5 dB),
-    /// LFE not counted. Mono is one channel of weight 1, as the standard sums it.
-    static func channelWeights(_ channels: Int) -> [Double] {
-        switch channels {
-        case 5: return [1, 1, 1, 1.41, 1.41]
-        case 6: return [1, 1, 1, 0, 1.41, 1.41]
-        case 7: return [1, 1, 1, 0, 1.41, 1.41, 1.41]
-        case 8: return [1, 1, 1, 0, 1.41, 1.41, 1.41, 1.41]
-        default: return [Double](repeating: 1, count: channels)
-        }
     }
 
     public func consume(_ block: AudioBlock) {

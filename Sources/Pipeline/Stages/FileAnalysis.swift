@@ -51,7 +51,7 @@ public enum FileAnalysis {
         let format = decoder.format
         outcome.format = format
         let analyzer = analyze
-            ? TrackAnalyzer(format: StreamFormat(sampleRate: format.sampleRate, channels: format.channels),
+            ? TrackAnalyzer(format: StreamFormat(sampleRate: format.sampleRate, channels: format.channels, speakers: format.speakers),
                             options: options, profile: profile)
             : nil
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: chunkFrames * format.channels)
