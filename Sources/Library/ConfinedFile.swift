@@ -31,10 +31,10 @@ public final class ConfinedFile {
         if followingLink, let resolved = realpath(root.absolute(relative), nil) {
             let text = String(cString: resolved)
             free(resolved)
-            guard text.hasPrefix(root.path + "/") else {
+            guard let inside = root.relative(of: text), !inside.isEmpty else {
                 throw ConfinementError(path: relative, reason: "leads outside the library root; refused")
             }
-            real = text.dropFirst(root.path.count + 1).split(separator: "/").map(String.init)
+            real = inside.split(separator: "/").map(String.init)
         } else if followingLink, errno != ENOENT && errno != ENOTDIR {
             throw ConfinementError(path: relative, reason: String(cString: strerror(errno)))
         }

@@ -24,6 +24,13 @@ public struct LibraryRoot: Sendable, Equatable {
 
     public func absolute(_ relative: String) -> String { path + "/" + relative }
 
+    /// `absolute` relative to the root ("" for the root itself), or nil when it lies outside. For a confinement
+    /// check `absolute` must be symlink-free, as the root is.
+    public func relative(of absolute: String) -> String? {
+        if absolute == path { return "" }
+        return absolute.hasPrefix(path + "/") ? String(absolute.dropFirst(path.count + 1)) : nil
+    }
+
     /// What a path typed on the command line may name inside the root, most likely first, relative to the
     /// root ("" is the root itself): the path taken relative to the root, "." and empty components dropped
     /// (`./Aya`, `Aya//Album`); then the path taken relative to the current folder (or absolute), when that
@@ -41,9 +48,7 @@ public struct LibraryRoot: Sendable, Equatable {
             forms.append(String(cString: resolved))
             free(resolved)
         }
-        for form in forms {
-            if form == path { add("") } else if form.hasPrefix(path + "/") { add(String(form.dropFirst(path.count + 1))) }
-        }
+        for form in forms { if let inside = relative(of: form) { add(inside) } }
         return found
     }
 }

@@ -63,7 +63,7 @@ public final class LibraryScanner {
 
         var walked: [WalkedFile] = []
         var anyAudio = false
-        LibraryWalker(root: root.path).walk(file: { file in
+        LibraryWalker(root: root).walk(file: { file in
             anyAudio = true
             if let shard, !shard.contains(file.relativePath) { return }
             walked.append(file)
@@ -84,7 +84,7 @@ public final class LibraryScanner {
         let present = known.lazy.filter { $0.status == .present }.count
         if !anyAudio, present > 0 {
             // An ignore file at the root that hides everything looks the same from here: name it.
-            let ignoring = IgnoreFile.names.sorted().filter { access(root.path + "/" + $0, F_OK) == 0 }
+            let ignoring = IgnoreFile.names.sorted().filter { access(root.absolute($0), F_OK) == 0 }
                 .map { " or its \($0) hides them all" }.joined()
             throw LibraryError.rootUnavailable(path: root.path, reason: "it holds no audio files, but the index has \(present) "
                 + "from earlier scans; if it is a network share or a removable disk, mount it\(ignoring) (nothing was marked missing)")

@@ -28,8 +28,8 @@ public struct SkippedEntry: Sendable, Equatable {
 /// devices are never opened, and hidden entries, system folders (recycle bins, snapshots) and what a media
 /// server's ignore file (`.ndignore`, `.ignore`) names are passed over.
 public struct LibraryWalker {
-    public let root: String
-    public init(root: String) {
+    public let root: LibraryRoot
+    public init(root: LibraryRoot) {
         self.root = root
     }
 
@@ -42,7 +42,7 @@ public struct LibraryWalker {
 
     private func walkDirectory(relative: String, ignoring outer: IgnoreFiles, file: (WalkedFile) -> Void,
                                skipped: (SkippedEntry) -> Void, temporary: (String, Date) -> Void) {
-        let absolute = relative.isEmpty ? root : root + "/" + relative
+        let absolute = relative.isEmpty ? root.path : root.absolute(relative)
         guard let dir = opendir(absolute) else {
             let reason = errno == ENAMETOOLONG ? "path longer than the system limit" : String(cString: strerror(errno))
             skipped(SkippedEntry(relativePath: relative, reason: "cannot open folder: \(reason)", unreadable: true))
@@ -139,7 +139,7 @@ public struct LibraryWalker {
     }
 
     /// Whether a resolved (symlink-free) path is the root or lies under it.
-    private func holds(_ resolved: String) -> Bool { resolved == root || resolved.hasPrefix(root + "/") }
+    private func holds(_ resolved: String) -> Bool { root.relative(of: resolved) != nil }
 
     /// `path` with every symlink resolved; nil when it leads nowhere (errno says why).
     private static func resolved(_ path: String) -> String? {

@@ -263,8 +263,7 @@ public final class PathResolver: Sendable {
         while !probe.isEmpty {
             if let resolved = realpath(probe, nil) {
                 defer { free(resolved) }
-                let real = String(cString: resolved)
-                return !(real == root.path || real.hasPrefix(root.path + "/"))
+                return root.relative(of: String(cString: resolved)) == nil
             }
             guard let slash = probe.lastIndex(of: "/") else { break }
             probe = String(probe[..<slash])

@@ -48,7 +48,7 @@ enum FileJobs {
             guard isFolder(target) else { return [target] }
             let folder = try LibraryRoot(path: target)
             var found: [String] = []
-            LibraryWalker(root: folder.path).walk(file: { found.append($0.relativePath) },
+            LibraryWalker(root: folder).walk(file: { found.append($0.relativePath) },
                                                   skipped: { if $0.unreadable, !$0.relativePath.isEmpty { found.append($0.relativePath) } })
             // A folder without audio stays itself: its error line says so.
             guard !found.isEmpty else { return [target] }
