@@ -378,6 +378,11 @@ enum Migrations {
                 WHERE channels >= 3 AND json_valid(analyzer_versions)
                 """)
         }
+        migrator.registerMigration("v19-reread-tags-without-a-year") { db in
+            // A date under YEAR or RELEASEDATE (Vorbis comments, APE tags) was not read, so those tracks had no
+            // year and no decade. Their tags are read again at the next scan; tracks with a year keep theirs.
+            try db.execute(sql: "UPDATE tracks SET content_key = NULL WHERE year IS NULL")
+        }
         return migrator
     }
 }

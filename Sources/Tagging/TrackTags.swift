@@ -33,7 +33,9 @@ public struct TrackTags: Sendable, Equatable {
         albumArtist = s.first("ALBUMARTIST")
         album = s.first("ALBUM")
         genres = Self.splitGenres(s.all("GENRE"))
-        date = s.first("DATE") ?? s.first("ORIGINALDATE")
+        // Vorbis comments and APE tags written by some taggers name the date YEAR or RELEASEDATE (Navidrome reads
+        // both); the original release stands in when nothing else gives one.
+        date = ["DATE", "RELEASEDATE", "YEAR", "ORIGINALDATE", "ORIGINALYEAR"].lazy.compactMap(s.first).first
         year = date.flatMap(Self.year(from:))
         (trackNumber, trackTotal) = Self.numberPair(s.first("TRACKNUMBER"), total: s.first("TRACKTOTAL") ?? s.first("TOTALTRACKS"))
         (discNumber, discTotal) = Self.numberPair(s.first("DISCNUMBER"), total: s.first("DISCTOTAL") ?? s.first("TOTALDISCS"))

@@ -154,5 +154,14 @@ final class TagReaderTests: TemporaryFolderTestCase {
         for (date, year) in dates { XCTAssertEqual(TrackTags.year(from: date), year, date) }
         XCTAssertNil(TrackTags.year(from: "12345"))
         XCTAssertNil(TrackTags.year(from: "0000"))
+        // A Vorbis comment's YEAR or RELEASEDATE is the date when DATE is absent (it had no year at all); DATE wins.
+        func year(_ properties: [String: [String]]) -> Int? {
+            TrackTags(TagSnapshot(properties: properties, codec: "vorbis", durationSeconds: 1, bitrateKbps: nil, sampleRate: 44100,
+                                  channels: 2, bitDepth: nil)).year
+        }
+        XCTAssertEqual(year(["YEAR": ["1997"]]), 1997)
+        XCTAssertEqual(year(["RELEASEDATE": ["2001-02-03"]]), 2001)
+        XCTAssertEqual(year(["ORIGINALYEAR": ["1971"]]), 1971)
+        XCTAssertEqual(year(["DATE": ["2011"], "YEAR": ["1997"], "ORIGINALDATE": ["1971"]]), 2011)
     }
 }
