@@ -378,10 +378,11 @@ enum Migrations {
                 WHERE channels >= 3 AND json_valid(analyzer_versions)
                 """)
         }
-        migrator.registerMigration("v19-reread-tags-without-a-year") { db in
+        migrator.registerMigration("v19-reread-tags-without-year-or-album-artist") { db in
             // A date under YEAR or RELEASEDATE (Vorbis comments, APE tags) was not read, so those tracks had no
-            // year and no decade. Their tags are read again at the next scan; tracks with a year keep theirs.
-            try db.execute(sql: "UPDATE tracks SET content_key = NULL WHERE year IS NULL")
+            // year and no decade; nor was foobar2000's "ALBUM ARTIST". Those tracks' tags are read again at the
+            // next scan; the others keep theirs.
+            try db.execute(sql: "UPDATE tracks SET content_key = NULL WHERE year IS NULL OR album_artist IS NULL")
         }
         return migrator
     }

@@ -30,7 +30,7 @@ public struct TrackTags: Sendable, Equatable {
     public init(_ s: TagSnapshot) {
         title = s.first("TITLE")
         artist = s.first("ARTIST")
-        albumArtist = s.first("ALBUMARTIST")
+        albumArtist = Self.albumArtistKeys.lazy.compactMap(s.first).first
         album = s.first("ALBUM")
         genres = Self.splitGenres(s.all("GENRE"))
         // Vorbis comments and APE tags written by some taggers name the date YEAR or RELEASEDATE (Navidrome reads
@@ -52,6 +52,10 @@ public struct TrackTags: Sendable, Equatable {
         musicBrainzAlbumArtistId = s.first("MUSICBRAINZ_ALBUMARTISTID")
         musicBrainzReleaseGroupId = s.first("MUSICBRAINZ_RELEASEGROUPID")
     }
+
+    /// Where taggers put the album artist: TagLib's name, then "ALBUM ARTIST", which foobar2000 writes in Vorbis
+    /// comments (TagLib converts it only in APE tags) and Navidrome reads.
+    public static let albumArtistKeys = ["ALBUMARTIST", "ALBUM ARTIST"]
 
     /// Multi-valued GENRE stays multi-valued; a single value holding separators ("Rock; Pop", "Rock/Pop"
     /// is left alone: "AC/DC"-style names make '/' ambiguous) is split on ';', '|' and NUL.

@@ -44,6 +44,22 @@ final class TagFixerTests: XCTestCase {
         XCTAssertEqual(e["C/2.flac"]?.set["ALBUMARTIST"], ["Various Artists"])
     }
 
+    // foobar2000 writes the album artist as "ALBUM ARTIST" in Vorbis comments. The fixer did not see it: a DJ
+    // mix's tracks became "Various Artists" under ALBUMARTIST beside the "ALBUM ARTIST" naming the DJ, and an
+    // album tagged alike on every track was rewritten to add a second field with the same name in it.
+    func testAlbumArtistReadsFoobarsAlbumArtistField() {
+        let e = edits([.albumArtist], [
+            ("Mix/1.flac", ["ALBUM": ["Mix"], "ARTIST": ["Aya"], "ALBUM ARTIST": ["DJ Cid"]]),
+            ("Mix/2.flac", ["ALBUM": ["Mix"], "ARTIST": ["Bo"], "ALBUM ARTIST": ["DJ Cid"]]),
+            ("Mix/3.flac", ["ALBUM": ["Mix"], "ARTIST": ["Dee"]]),
+        ])
+        XCTAssertNil(e["Mix/1.flac"])
+        XCTAssertNil(e["Mix/2.flac"])
+        XCTAssertEqual(e["Mix/3.flac"]?.set["ALBUMARTIST"], ["DJ Cid"])
+        XCTAssertEqual(TrackTags(snapshot(["ALBUM ARTIST": ["DJ Cid"]])).albumArtist, "DJ Cid")
+        XCTAssertEqual(TrackTags(snapshot(["ALBUM ARTIST": ["DJ Cid"], "ALBUMARTIST": ["Cid"]])).albumArtist, "Cid")
+    }
+
     // The aliases group sub-genres with their genre for composite genres; written into files they had
     // collapsed "Heavy Metal" and "Hard Rock" into "Metal" and "Trap" into "Hip-Hop".
     func testGenreAliasesOnlyRespell() {

@@ -158,24 +158,28 @@ final class MigrationTests: XCTestCase {
                                   "2.1.wav {\"tempo\":11}", "quad.flac {\"tempo\":11}", "5.1.m4a {\"tempo\":11}"])
     }
 
-    // Tracks whose date sat under YEAR or RELEASEDATE were read without a year: only tracks without one are read
-    // again (their content key no longer matches the file's).
-    func testTracksWithoutAYearAreReadAgainAfterTheUpgrade() throws {
+    // Tracks whose date sat under YEAR or RELEASEDATE were read without a year, and those with foobar2000's
+    // "ALBUM ARTIST" without an album artist: only tracks lacking one are read again (their content key no
+    // longer matches the file's).
+    func testTracksWithoutAYearOrAlbumArtistAreReadAgainAfterTheUpgrade() throws {
         let path = dir + "/years.db"
         do {
             let old = try SpindleDatabase(path: path, upTo: "v18-remeter-stated-layouts")
             try old.writer.write { db in
                 try insertRoot(db)
-                for (id, name, year) in [(1, "dated.flac", 1997 as Int?), (2, "undated.ogg", nil)] {
-                    try insertFile(db, id: id, path: name)
-                    try db.execute(sql: "UPDATE files SET content_key = 'k' WHERE id = ?", arguments: [id])
-                    try db.execute(sql: "INSERT INTO tracks (file_id, content_key, year, read_at) VALUES (?, 'k', ?, ?)", arguments: [id, year, Date()])
+                let rows: [(String, Int?, String?)] = [("complete.flac", 1997, "Aya"), ("undated.ogg", nil, "Aya"),
+                                                       ("no-album-artist.ogg", 1997, nil)]
+                for (i, (name, year, albumArtist)) in rows.enumerated() {
+                    try insertFile(db, id: i + 1, path: name)
+                    try db.execute(sql: "UPDATE files SET content_key = 'k' WHERE id = ?", arguments: [i + 1])
+                    try db.execute(sql: "INSERT INTO tracks (file_id, content_key, year, album_artist, read_at) VALUES (?, 'k', ?, ?, ?)",
+                                   arguments: [i + 1, year, albumArtist, Date()])
                 }
             }
         }
         let upgraded = try SpindleDatabase(path: path)
         let toRead = try upgraded.writer.read { db in try TrackQueries.filesToRead(db, rootId: 1).map(\.path) }
-        XCTAssertEqual(toRead, ["undated.ogg"])
+        XCTAssertEqual(toRead, ["no-album-artist.ogg", "undated.ogg"])
     }
 
     // Names and path words indexed before v15 kept a Mac's decomposed form (Hangul as jamo), which the composed

@@ -60,9 +60,14 @@ public enum TagFixer: String, CaseIterable, Sendable {
                     let folder = (f.path as NSString).deletingLastPathComponent
                     albums[folder + "\u{0}" + album, default: []].append(f)
                 }
+                // A track's album artist may sit under foobar2000's "ALBUM ARTIST": it counts, and a track whose
+                // album artist is already the target there is left as it is.
+                func albumArtist(_ f: (path: String, tags: TagSnapshot)) -> [String]? {
+                    TrackTags.albumArtistKeys.lazy.filter { first(f, $0) != nil }.compactMap { current(f, $0) }.first
+                }
                 for key in albums.keys.sorted() {
                     let tracks = albums[key]!
-                    let albumArtists = tracks.compactMap { first($0, "ALBUMARTIST") }
+                    let albumArtists = tracks.compactMap { albumArtist($0)?.first }
                     // Guests do not make a compilation: "A feat. B" on an album of A's is A's.
                     let artists = Set(tracks.compactMap { first($0, "ARTIST").map(ArtistCredit.lead) })
                     let target: String
@@ -73,7 +78,7 @@ public enum TagFixer: String, CaseIterable, Sendable {
                     } else if artists.count > 1 {
                         target = "Various Artists"
                     } else { continue }
-                    for t in tracks where current(t, "ALBUMARTIST") != [target] { set(t.path, "ALBUMARTIST", [target]) }
+                    for t in tracks where albumArtist(t) != [target] { set(t.path, "ALBUMARTIST", [target]) }
                 }
             case .numbers:
                 for f in files {
