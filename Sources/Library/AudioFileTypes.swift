@@ -6,6 +6,8 @@ public enum AudioFileTypes {
         "flac", "mp3", "ogg", "oga", "opus", "m4a", "m4b", "mp4", "aac", "alac", "wav", "wave", "aif", "aiff",
         "aifc", "wv", "ape", "wma", "caf", "mka", "au", "snd", "spx", "tta", "mpc", "mpp", "ac3", "eac3", "ec3",
         "rf64", "w64", "mp2", "webm", "dsf", "dff",
+        // Served by Navidrome, decoded by FFmpeg: Shorten (live-music archives), TAK, WavPack's older name.
+        "shn", "tak", "wvp",
     ]
 
     /// Hidden entries (".DS_Store", "._Track.flac" AppleDouble sidecars, ".Trash") are never indexed. A name

@@ -132,6 +132,19 @@ final class DecoderTests: TemporaryFolderTestCase {
         XCTAssertNil(SpeakerLayout.speakers(mask: 0x3, channels: 4), "a mask naming fewer speakers than channels")
     }
 
+    // Live-music archives keep Shorten; FFmpeg decodes it, sample for sample.
+    func testShortenDecodesThroughFFmpeg() throws {
+        let sine = Synth.sine(frequency: 440, seconds: 2.5, sampleRate: 44100, channels: 2, amplitude: 0.25)
+        let pcm = sine.map { Int16(($0 * 32767).rounded()) }
+        try Synth.writeShorten(pcm, channels: 2, sampleRate: 44100, to: dir + "/live.shn")
+        let decoder = try AudioDecoders.open(path: dir + "/live.shn")
+        XCTAssertEqual(decoder.format.codec, "shorten")
+        XCTAssertEqual(decoder.format.sampleRate, 44100)
+        let decoded = try decodedSamples(dir + "/live.shn")
+        XCTAssertEqual(decoded.count, pcm.count)
+        XCTAssertEqual(decoded.map { Int16(($0 * 32768).rounded()) }, pcm)
+    }
+
     func testMP3WithAndWithoutXingHeader() throws {
         // Varied material so VBR frame sizes vary.
         let music = Synth.concat(Synth.sine(frequency: 220, seconds: 4, amplitude: 0.4),

@@ -49,11 +49,16 @@ final class ScannerTests: XCTestCase {
         let tone = Synth.dsdSine(frequency: 440, seconds: 0.1, amplitude: 0.25)
         try Synth.writeDSF([tone, tone], to: library + "/Artist/Album/03 Three.dsf")
         try Synth.writeDFF([tone, tone], to: library + "/Artist/Album/04 Four.dff")
+        // Shorten, which Navidrome serves, was passed over.
+        try Synth.writeShorten([Int16](repeating: 100, count: 2000), channels: 2, sampleRate: 44100,
+                               to: library + "/Artist/Album/05 Five.shn")
         let report = try scan()
-        XCTAssertEqual(report.new, 4)
-        XCTAssertEqual(report.seen, 4)
+        XCTAssertEqual(report.new, 5)
+        XCTAssertEqual(report.seen, 5)
         XCTAssertEqual(try statuses(), ["Artist/Album/01 One.flac": "present", "Artist/Album/02 Two.flac": "present",
-                                        "Artist/Album/03 Three.dsf": "present", "Artist/Album/04 Four.dff": "present"])
+                                        "Artist/Album/03 Three.dsf": "present", "Artist/Album/04 Four.dff": "present",
+                                        "Artist/Album/05 Five.shn": "present"])
+        for name in ["a.tak", "b.wvp", "c.SHN"] { XCTAssertTrue(AudioFileTypes.isAudio(name), name) }
     }
 
     /// Titles that begin with an ellipsis are music, not hidden files; the recycle bins and snapshots of
