@@ -86,6 +86,7 @@ def unpacked(out, pkg):
     if deb is None:
         return None
     if not folder.exists():
+        folder.parent.mkdir(parents=True, exist_ok=True)
         D.sh(["dpkg-deb", "-x", deb, folder])
     return folder
 

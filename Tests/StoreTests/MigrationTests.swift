@@ -149,7 +149,7 @@ final class MigrationTests: XCTestCase {
             let old = try SpindleDatabase(path: path, upTo: "v17-remeter-surround-ogg")
             try old.writer.write { db in try insertAnalysed(db, rows) }
         }
-        let upgraded = try SpindleDatabase(path: path)
+        let upgraded = try SpindleDatabase(path: path, upTo: "v18-remeter-stated-layouts")
         let versions = try upgraded.writer.read { db in
             try Row.fetchAll(db, sql: "SELECT f.path, a.analyzer_versions FROM analysis a JOIN files f ON f.id = a.file_id ORDER BY f.id")
                 .map { "\($0[0] as String) \($0[1] as String)" }
@@ -180,6 +180,29 @@ final class MigrationTests: XCTestCase {
         let upgraded = try SpindleDatabase(path: path)
         let toRead = try upgraded.writer.read { db in try TrackQueries.filesToRead(db, rootId: 1).map(\.path) }
         XCTAssertEqual(toRead, ["no-album-artist.ogg", "undated.ogg"])
+    }
+
+    // Tempo version 12 changes only results version 11 had halved (at most 100 BPM): those are measured again,
+    // the others are taken as version 12's, so a library is not decoded again for them.
+    func testOnlyTemposThatMayHaveBeenHalvedAreMeasuredAgain() throws {
+        let path = dir + "/tempo.db"
+        do {
+            let old = try SpindleDatabase(path: path, upTo: "v19-reread-tags-without-year-or-album-artist")
+            try old.writer.write { db in
+                try insertAnalysed(db, [("a.flac", "flac", 2), ("b.flac", "flac", 2), ("c.flac", "flac", 2), ("d.flac", "flac", 2)])
+                let rows: [(Int, Double?, String)] = [(1, 70, #"{"loudness":2,"tempo":11}"#), (2, 140, #"{"loudness":2,"tempo":11}"#),
+                                                      (3, nil, #"{"loudness":2,"tempo":11}"#), (4, 140, #"{"loudness":2,"tempo":10}"#)]
+                for (id, bpm, versions) in rows {
+                    try db.execute(sql: "UPDATE analysis SET bpm = ?, analyzer_versions = ? WHERE file_id = ?", arguments: [bpm, versions, id])
+                }
+            }
+        }
+        let upgraded = try SpindleDatabase(path: path)
+        let versions = try upgraded.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT analyzer_versions FROM analysis ORDER BY file_id")
+        }
+        XCTAssertEqual(versions, [#"{"loudness":2}"#, #"{"loudness":2,"tempo":12}"#, #"{"loudness":2,"tempo":12}"#,
+                                  #"{"loudness":2,"tempo":10}"#])
     }
 
     // Names and path words indexed before v15 kept a Mac's decomposed form (Hangul as jamo), which the composed
