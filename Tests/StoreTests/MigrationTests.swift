@@ -156,6 +156,10 @@ final class MigrationTests: XCTestCase {
         }
         XCTAssertEqual(versions, ["mono.flac {\"loudness\":2,\"tempo\":11}", "stereo.wav {\"loudness\":2,\"tempo\":11}",
                                   "2.1.wav {\"tempo\":11}", "quad.flac {\"tempo\":11}", "5.1.m4a {\"tempo\":11}"])
+        let due = try upgraded.writer.read { db in
+            try AnalysisQueries.filesToAnalyse(db, rootId: 1, versions: ["loudness": 2, "tempo": 11], force: false).map(\.path)
+        }
+        XCTAssertEqual(due, ["2.1.wav", "5.1.m4a", "quad.flac"])
     }
 
     // Tracks whose date sat under YEAR or RELEASEDATE were read without a year, and those with foobar2000's
@@ -203,6 +207,14 @@ final class MigrationTests: XCTestCase {
         }
         XCTAssertEqual(versions, [#"{"loudness":2}"#, #"{"loudness":2,"tempo":12}"#, #"{"loudness":2,"tempo":12}"#,
                                   #"{"loudness":2,"tempo":10}"#])
+        // The next run analyses exactly those. A row without an analyzer's version had been neither current nor
+        // due (SQL's NULL), so no migration that removed one (v14, v16, v17) ever had a file analysed again.
+        let wanted = ["loudness": 2, "tempo": 12]
+        let due = try upgraded.writer.read { db in
+            try AnalysisQueries.filesToAnalyse(db, rootId: 1, versions: wanted, force: false).map(\.path)
+        }
+        XCTAssertEqual(due, ["a.flac", "d.flac"])
+        XCTAssertEqual(try upgraded.writer.read { db in try AnalysisQueries.counts(db, versions: wanted) }.pending, 2)
     }
 
     // Names and path words indexed before v15 kept a Mac's decomposed form (Hangul as jamo), which the composed

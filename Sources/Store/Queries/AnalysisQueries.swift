@@ -64,12 +64,14 @@ public enum AnalysisQueries {
     /// The one definition of a current analysis: a row for the file's present content holding, for every
     /// wanted analyzer, its current version or a newer one. Everything else is stale. A newer one is a newer
     /// Spindle's: redoing it with older code made two installs (a cron job's and a newer build) take turns
-    /// analysing the whole library again (`analyze --force` still redoes it).
+    /// analysing the whole library again (`analyze --force` still redoes it). A row without an analyzer's
+    /// version (what a migration leaves to have it redone) is stale: compared as it was, SQL's NULL made such
+    /// a row neither current nor stale, and it was never analysed again.
     static func current(_ versions: [String: Int]) -> (sql: String, arguments: StatementArguments) {
         var sql = "a.content_key IS f.content_key"
         var arguments = StatementArguments()
         for name in versions.keys.sorted() {
-            sql += " AND json_extract(a.analyzer_versions, ?) >= ?"
+            sql += " AND coalesce(json_extract(a.analyzer_versions, ?), 0) >= ?"
             arguments += ["$.\"\(name)\"", versions[name]!]
         }
         return ("(" + sql + ")", arguments)
