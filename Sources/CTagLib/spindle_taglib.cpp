@@ -310,13 +310,22 @@ extern "C" int spn_tags_write(const char *path, const char *set, unsigned long s
             writeError(error, error_size, "this format cannot store: " + keys);
             return 0;
         }
+        // The ID3v2 version asked for, or else the one the file has: TagLib would write 2.4, which some
+        // players and Windows read badly, over the 2.3 most Windows taggers write.
+        auto versionFor = [id3v2_version](bool has, TagLib::ID3v2::Tag *tag) {
+            if (id3v2_version == 3) return TagLib::ID3v2::v3;
+            if (id3v2_version == 0 && has && tag && tag->header()->majorVersion() == 3) return TagLib::ID3v2::v3;
+            return TagLib::ID3v2::v4;
+        };
         bool saved;
         if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(file)) {
-            TagLib::ID3v2::Version version = TagLib::ID3v2::v4;
-            if (id3v2_version == 3) version = TagLib::ID3v2::v3;
-            else if (id3v2_version == 0 && mpeg->ID3v2Tag() && mpeg->ID3v2Tag()->header()->majorVersion() == 3)
-                version = TagLib::ID3v2::v3;
-            saved = mpeg->save(TagLib::MPEG::File::AllTags, TagLib::File::StripNone, version, TagLib::File::DoNotDuplicate);
+            saved = mpeg->save(TagLib::MPEG::File::AllTags, TagLib::File::StripNone,
+                               versionFor(mpeg->hasID3v2Tag(), mpeg->ID3v2Tag()), TagLib::File::DoNotDuplicate);
+        } else if (auto *wav = dynamic_cast<TagLib::RIFF::WAV::File *>(file)) {
+            saved = wav->save(TagLib::RIFF::WAV::File::AllTags, TagLib::File::StripOthers,
+                              versionFor(wav->hasID3v2Tag(), wav->ID3v2Tag()));
+        } else if (auto *aiff = dynamic_cast<TagLib::RIFF::AIFF::File *>(file)) {
+            saved = aiff->save(versionFor(aiff->hasID3v2Tag(), aiff->tag()));
         } else {
             saved = file->save();
         }

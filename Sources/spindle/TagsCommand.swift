@@ -22,7 +22,7 @@ struct TagsCommand: ParsableCommand {
         @Flag(name: .customLong("allow-custom"), help: "Allow keys outside TagLib's known property names.")
         var allowCustom = false
         @Flag(help: "Print a JSON summary.") var json = false
-        @Option(name: .customLong("id3v2"), help: "Write MP3 tags as ID3v2.3 or 2.4 (default: keep each file's version).")
+        @Option(name: .customLong("id3v2"), help: "Write the ID3v2 tags of MP3, WAV and AIFF files as version 2.3 or 2.4 (default: keep each file's version).")
         var id3v2: Int?
 
         func validate() throws {

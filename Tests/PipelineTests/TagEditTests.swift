@@ -495,6 +495,21 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(try Mutagen.dump(library + "/b23.mp3").version, "2.4")
     }
 
+    // A WAV's or AIFF's ID3v2 tag was always saved as 2.4, over the 2.3 that Windows taggers write and some
+    // players read alone; `--id3v2` changed only MP3s.
+    func testWAVAndAIFFKeepTheirID3Version() throws {
+        _ = try makeFiles()
+        for (name, format) in [("w.wav", Synth.FileFormat.wav16), ("x.aiff", .aiff16)] {
+            try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/" + name, format: format)
+            XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "set", name, "--set", "TITLE=One", "--id3v2", "3"]).status, 0)
+            XCTAssertEqual(try Mutagen.dump(library + "/" + name).version, "2.3", name)
+            XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "set", name, "--set", "TITLE=Two"]).status, 0)
+            let after = try Mutagen.dump(library + "/" + name)
+            XCTAssertEqual(after.version, "2.3", name)
+            XCTAssertEqual(after.tags["TIT2"], ["Two"], name)
+        }
+    }
+
     func testTagfixPipelineAppliesEditsRescansAndTellsNavidrome() throws {
         _ = try makeFiles()
         let server = try StubHTTPServer(responses: [(200, #"{"subsonic-response":{"status":"ok","version":"1.16.1"}}"#)])
