@@ -125,15 +125,7 @@ final class MigrationTests: XCTestCase {
         let path = dir + "/surround.db"
         let rows: [(String, String, Int)] = [("a.ogg", "vorbis", 6), ("b.opus", "opus", 8), ("c.ogg", "vorbis", 2),
                                              ("d.flac", "flac", 6), ("e.opus", "opus", 3), ("f.opus", "opus", 5)]
-        do {
-            let old = try SpindleDatabase(path: path, upTo: "v16-reanalyse-ogg-vorbis-decoded-short")
-            try old.writer.write { db in try insertAnalysed(db, rows) }
-        }
-        let upgraded = try SpindleDatabase(path: path, upTo: "v17-remeter-surround-ogg")
-        let versions = try upgraded.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT f.path, a.analyzer_versions FROM analysis a JOIN files f ON f.id = a.file_id ORDER BY f.path")
-                .map { "\($0[0] as String) \($0[1] as String)" }
-        }
+        let (_, versions) = try upgrade(path, rows, from: "v16-reanalyse-ogg-vorbis-decoded-short", to: "v17-remeter-surround-ogg")
         XCTAssertEqual(versions, ["a.ogg {\"tempo\":11}", "b.opus {\"tempo\":11}", "c.ogg {\"loudness\":2,\"tempo\":11}",
                                   "d.flac {\"loudness\":2,\"tempo\":11}", "e.opus {\"loudness\":2,\"tempo\":11}",
                                   "f.opus {\"tempo\":11}"])
@@ -145,15 +137,7 @@ final class MigrationTests: XCTestCase {
         let path = dir + "/layouts.db"
         let rows: [(String, String, Int)] = [("mono.flac", "flac", 1), ("stereo.wav", "pcm", 2), ("2.1.wav", "pcm", 3),
                                              ("quad.flac", "flac", 4), ("5.1.m4a", "aac", 6)]
-        do {
-            let old = try SpindleDatabase(path: path, upTo: "v17-remeter-surround-ogg")
-            try old.writer.write { db in try insertAnalysed(db, rows) }
-        }
-        let upgraded = try SpindleDatabase(path: path, upTo: "v18-remeter-stated-layouts")
-        let versions = try upgraded.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT f.path, a.analyzer_versions FROM analysis a JOIN files f ON f.id = a.file_id ORDER BY f.id")
-                .map { "\($0[0] as String) \($0[1] as String)" }
-        }
+        let (upgraded, versions) = try upgrade(path, rows, from: "v17-remeter-surround-ogg", to: "v18-remeter-stated-layouts")
         XCTAssertEqual(versions, ["mono.flac {\"loudness\":2,\"tempo\":11}", "stereo.wav {\"loudness\":2,\"tempo\":11}",
                                   "2.1.wav {\"tempo\":11}", "quad.flac {\"tempo\":11}", "5.1.m4a {\"tempo\":11}"])
         let due = try upgraded.writer.read { db in
@@ -190,23 +174,16 @@ final class MigrationTests: XCTestCase {
     // the others are taken as version 12's, so a library is not decoded again for them.
     func testOnlyTemposThatMayHaveBeenHalvedAreMeasuredAgain() throws {
         let path = dir + "/tempo.db"
-        do {
-            let old = try SpindleDatabase(path: path, upTo: "v19-reread-tags-without-year-or-album-artist")
-            try old.writer.write { db in
-                try insertAnalysed(db, [("a.flac", "flac", 2), ("b.flac", "flac", 2), ("c.flac", "flac", 2), ("d.flac", "flac", 2)])
-                let rows: [(Int, Double?, String)] = [(1, 70, #"{"loudness":2,"tempo":11}"#), (2, 140, #"{"loudness":2,"tempo":11}"#),
-                                                      (3, nil, #"{"loudness":2,"tempo":11}"#), (4, 140, #"{"loudness":2,"tempo":10}"#)]
-                for (id, bpm, versions) in rows {
-                    try db.execute(sql: "UPDATE analysis SET bpm = ?, analyzer_versions = ? WHERE file_id = ?", arguments: [bpm, versions, id])
-                }
+        let files = [("a.flac", "flac", 2), ("b.flac", "flac", 2), ("c.flac", "flac", 2), ("d.flac", "flac", 2)]
+        let (upgraded, versions) = try upgrade(path, files, from: "v19-reread-tags-without-year-or-album-artist") { db in
+            let rows: [(Int, Double?, String)] = [(1, 70, #"{"loudness":2,"tempo":11}"#), (2, 140, #"{"loudness":2,"tempo":11}"#),
+                                                  (3, nil, #"{"loudness":2,"tempo":11}"#), (4, 140, #"{"loudness":2,"tempo":10}"#)]
+            for (id, bpm, versions) in rows {
+                try db.execute(sql: "UPDATE analysis SET bpm = ?, analyzer_versions = ? WHERE file_id = ?", arguments: [bpm, versions, id])
             }
         }
-        let upgraded = try SpindleDatabase(path: path)
-        let versions = try upgraded.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT analyzer_versions FROM analysis ORDER BY file_id")
-        }
-        XCTAssertEqual(versions, [#"{"loudness":2}"#, #"{"loudness":2,"tempo":12}"#, #"{"loudness":2,"tempo":12}"#,
-                                  #"{"loudness":2,"tempo":10}"#])
+        XCTAssertEqual(versions, [#"a.flac {"loudness":2}"#, #"b.flac {"loudness":2,"tempo":12}"#, #"c.flac {"loudness":2,"tempo":12}"#,
+                                  #"d.flac {"loudness":2,"tempo":10}"#])
         // The next run analyses exactly those. A row without an analyzer's version had been neither current nor
         // due (SQL's NULL), so no migration that removed one (v14, v16, v17) ever had a file analysed again.
         let wanted = ["loudness": 2, "tempo": 12]
@@ -266,6 +243,26 @@ final class MigrationTests: XCTestCase {
                 VALUES (?, 'k', 3, ?, 'ok', ?, ?, '{"loudness":2,"tempo":11}')
                 """, arguments: [i + 1, Date(), codec, channels])
         }
+    }
+
+    /// `rows` analysed by a database migrated up to `from`, then opened up to `to` (every migration when nil):
+    /// the upgraded database and each file's "path versions", in the order the rows were given. `prepare` edits
+    /// the old rows first.
+    private func upgrade(_ path: String, _ rows: [(String, String, Int)], from: String, to: String? = nil,
+                         prepare: (Database) throws -> Void = { _ in }) throws -> (SpindleDatabase, [String]) {
+        do {
+            let old = try SpindleDatabase(path: path, upTo: from)
+            try old.writer.write { db in
+                try insertAnalysed(db, rows)
+                try prepare(db)
+            }
+        }
+        let upgraded = try to.map { try SpindleDatabase(path: path, upTo: $0) } ?? SpindleDatabase(path: path)
+        let versions = try upgraded.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT f.path, a.analyzer_versions FROM analysis a JOIN files f ON f.id = a.file_id ORDER BY f.id")
+                .map { "\($0[0] as String) \($0[1] as String)" }
+        }
+        return (upgraded, versions)
     }
 
     func testMigrationNamesAreAppendOnly() {
