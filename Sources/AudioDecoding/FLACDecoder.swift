@@ -31,9 +31,7 @@ final class FLACDecoder: AudioDecoder {
         }
         format = AudioFormat(sampleRate: info.rate, channels: info.channels, codec: "flac",
                              frameCount: info.samples > 0 ? info.samples : nil, bitDepth: info.bits, backend: "libflac")
-        if info.channels >= 3, let mask = SpeakerLayout.flacChannelMask(path: path) {
-            format.speakers = SpeakerLayout.speakers(mask: mask, channels: info.channels)
-        }
+        format.speakers = SpeakerLayout.speakers(flacAt: path, channels: info.channels)
     }
 
     deinit {

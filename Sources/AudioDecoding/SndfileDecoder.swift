@@ -65,7 +65,7 @@ final class SndfileDecoder: AudioDecoder {
         guard format.channels >= 3 else { return nil }
         switch format.codec {
         case "vorbis", "opus": return nil
-        case "flac": return SpeakerLayout.flacChannelMask(path: path).flatMap { SpeakerLayout.speakers(mask: $0, channels: format.channels) }
+        case "flac": return SpeakerLayout.speakers(flacAt: path, channels: format.channels)
         default:
             var map = [Int32](repeating: 0, count: format.channels)
             let stated = map.withUnsafeMutableBytes {

@@ -30,6 +30,13 @@ enum SpeakerLayout {
         return speakers
     }
 
+    /// The speakers a native FLAC file of `channels` channels names in its channel-mask comment; nil for
+    /// mono and stereo, which have one layout each, and for a file without a usable mask.
+    static func speakers(flacAt path: String, channels: Int) -> [UInt64]? {
+        guard channels >= 3 else { return nil }
+        return flacChannelMask(path: path).flatMap { speakers(mask: $0, channels: channels) }
+    }
+
     /// The WAVEFORMATEXTENSIBLE_CHANNEL_MASK comment of a native FLAC file, which flac and FFmpeg write for a
     /// layout other than the channel count's usual one (2.1, 3.1, 4.0, 5.1 with side speakers). libsndfile does
     /// not read it.
