@@ -1,5 +1,5 @@
 // TagLib 1.13 wrapper. Reads properties through File::properties() (the C binding has no property map),
-// adds MP4 freeform items 1.13 leaves out, and names the codec from the concrete file type.
+// adds the MP4 freeform items and ASF attributes 1.13 leaves out, and names the codec from the concrete file type.
 #include "spindle_taglib.h"
 
 #include <cstdint>
@@ -119,6 +119,26 @@ void append(std::string &records, const TagLib::String &key, const TagLib::Strin
     appendString(records, value.to8Bit(true));
 }
 
+/* TagLib 1.13 maps few ASF (WMA) attributes to properties; taggers write the others under names of their own:
+   the key as "WM/InitialKey" (Picard, Mp3tag; Navidrome reads it there), ReplayGain and other free-form fields
+   under the property's name ("REPLAYGAIN_TRACK_GAIN": foobar2000, Picard). */
+TagLib::String asfAttributeName(const TagLib::String &key) {
+    if (key.upper() == "INITIALKEY") return "WM/InitialKey";
+    return key;
+}
+
+/* The property an attribute TagLib leaves out stands for: INITIALKEY for "WM/InitialKey", ARTIST and COMMENT
+   for copies of the content description's "Author" and "Description" (ffmpeg writes both), a name without a
+   '/' upper-cased; empty for the rest (Windows Media's own "WM/..." bookkeeping). */
+TagLib::String asfPropertyName(const TagLib::String &attribute) {
+    const TagLib::String upper = attribute.upper();
+    if (upper == "WM/INITIALKEY") return "INITIALKEY";
+    if (upper == "AUTHOR") return "ARTIST";
+    if (upper == "DESCRIPTION") return "COMMENT";
+    if (upper.find("/") != -1) return TagLib::String();
+    return upper;
+}
+
 }  // namespace
 
 extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
@@ -178,6 +198,21 @@ extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
                     if (props.contains(key)) continue;
                     const auto values = it->second.toStringList();
                     for (auto v = values.begin(); v != values.end(); ++v) append(records, key, *v);
+                }
+            }
+        }
+        if (auto *asf = dynamic_cast<TagLib::ASF::File *>(file)) {
+            if (asf->tag()) {
+                const TagLib::StringList unsupported = props.unsupportedData();
+                const auto &attributes = asf->tag()->attributeListMap();
+                for (auto it = attributes.begin(); it != attributes.end(); ++it) {
+                    const TagLib::String key = asfPropertyName(it->first);
+                    if (key.isEmpty() || props.contains(key) || !unsupported.contains(it->first)) continue;
+                    for (auto a = it->second.begin(); a != it->second.end(); ++a) {
+                        if (a->type() == TagLib::ASF::Attribute::UnicodeType && !a->toString().isEmpty()) {
+                            append(records, key, a->toString());
+                        }
+                    }
                 }
             }
         }
@@ -282,6 +317,8 @@ extern "C" int spn_tags_write(const char *path, const char *set, unsigned long s
         }
 
         auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file);
+        auto *asf = dynamic_cast<TagLib::ASF::File *>(file);
+        const TagLib::StringList untranslated = props.unsupportedData();
         TagLib::PropertyMap refused = file->setProperties(props);
         if (ape) {
             for (auto &key : order) {
@@ -300,6 +337,32 @@ extern "C" int spn_tags_write(const char *path, const char *set, unsigned long s
             for (auto it = refused.begin(); it != refused.end(); ++it) {
                 if (freeformName(it->first) != it->first) mp4->tag()->removeItem(prefix + it->first);
                 mp4->tag()->setItem(prefix + freeformName(it->first), TagLib::MP4::Item(it->second));
+            }
+            refused.clear();
+        }
+        if (asf && asf->tag()) {
+            // Attributes TagLib leaves out, stored as other taggers name them; every spelling of the key that is
+            // there ("replaygain_track_gain", a stray "title" beside the title TagLib keeps) is replaced or removed,
+            // so the next read sees exactly what was written. An existing spelling is kept.
+            TagLib::ASF::Tag *tag = asf->tag();
+            auto spellings = [&](const TagLib::String &key) {
+                std::vector<TagLib::String> names;
+                const TagLib::String wanted = key.upper();
+                const auto &attributes = tag->attributeListMap();
+                for (auto it = attributes.begin(); it != attributes.end(); ++it) {
+                    if (untranslated.contains(it->first) && asfPropertyName(it->first) == wanted) names.push_back(it->first);
+                }
+                return names;
+            };
+            for (auto &key : removals) {
+                for (auto &name : spellings(TagLib::String(key, TagLib::String::UTF8))) tag->removeItem(name);
+            }
+            for (auto it = refused.begin(); it != refused.end(); ++it) {
+                const auto names = spellings(it->first);
+                for (auto &name : names) tag->removeItem(name);
+                TagLib::ASF::AttributeList values;
+                for (auto v = it->second.begin(); v != it->second.end(); ++v) values.append(TagLib::ASF::Attribute(*v));
+                tag->setAttribute(names.empty() ? asfAttributeName(it->first) : names.front(), values);
             }
             refused.clear();
         }

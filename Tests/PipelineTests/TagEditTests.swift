@@ -276,6 +276,37 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "write-analysis", "--min-bpm-confidence", "1.5"]).status, 2)
     }
 
+    /// TagLib 1.13 maps no ASF attribute to INITIALKEY or ReplayGain, so a WMA file's whole write failed ("this
+    /// format cannot store"), its BPM with it. They go where Picard, foobar2000 and Navidrome put them:
+    /// `WM/InitialKey` and attributes named as the property; an existing spelling is replaced, not doubled;
+    /// `tags show` reads them back, undo removes them.
+    func testWMAGetsKeyAndReplayGainAsAttributesOtherToolsRead() throws {
+        try Synth.write(Synth.chords(Synth.cadence(tonic: 9, minor: true), timbre: .organ, rate: 44100),
+                        to: dir + "/src.wav", format: .wav16)
+        XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav", "-c:a", "wmav2",
+                                            "-metadata", "album=Album", "-metadata", "replaygain_track_gain=+9.00 dB",
+                                            library + "/a.wma"]), 0)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "analyze"]).status, 0)
+        let written = try CLI.run(["--db", db, "--library", library, "tags", "write-analysis"])
+        XCTAssertEqual(written.status, 0, written.stdout + written.stderr)
+        let tags = try Mutagen.dump(library + "/a.wma").tags
+        XCTAssertEqual(tags["WM/InitialKey"], ["Am"], "\(tags)")
+        XCTAssertNotNil(tags["WM/BeatsPerMinute"], "\(tags)")
+        let gain = try XCTUnwrap(tags["replaygain_track_gain"]?.first, "the existing spelling is kept: \(tags)")
+        XCTAssertNotEqual(gain, "+9.00 dB")
+        XCTAssertNil(tags["REPLAYGAIN_TRACK_GAIN"], "one attribute, not two: \(tags)")
+        for key in ["REPLAYGAIN_TRACK_PEAK", "REPLAYGAIN_ALBUM_GAIN", "REPLAYGAIN_ALBUM_PEAK"] {
+            XCTAssertEqual(tags[key]?.count, 1, "\(key): \(tags)")
+        }
+        let shown = try CLI.run(["--db", db, "--library", library, "tags", "show", "a.wma"]).stdout
+        XCTAssertTrue(shown.contains("INITIALKEY = Am") && shown.contains("REPLAYGAIN_TRACK_GAIN = \(gain)"), shown)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "undo", "--last"]).status, 0)
+        let undone = try Mutagen.dump(library + "/a.wma").tags
+        XCTAssertNil(undone["WM/InitialKey"], "\(undone)")
+        XCTAssertNil(undone["REPLAYGAIN_ALBUM_GAIN"], "\(undone)")
+        XCTAssertEqual(undone["replaygain_track_gain"], ["+9.00 dB"], "\(undone)")
+    }
+
     /// A tag write proves the audio unchanged, so the next run analyses nothing again (the batch has re-read
     /// the tags itself); undo likewise. New audio at the same path is still analysed. Before, every file
     /// written was analysed again (7 of 7 after write-analysis).
