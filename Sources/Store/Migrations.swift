@@ -398,6 +398,11 @@ enum Migrations {
                 WHERE json_valid(analyzer_versions) AND json_extract(analyzer_versions, '$.tempo') = 11
                 """)
         }
+        migrator.registerMigration("v21-reread-wma-and-ffmpeg-album-artists") { db in
+            // A WMA file's key and ReplayGain attributes were not read (TagLib 1.13 maps them to no property), nor
+            // FFmpeg's "ALBUM_ARTIST" in APE tags: WMA tracks and those without an album artist are read again.
+            try db.execute(sql: "UPDATE tracks SET content_key = NULL WHERE codec = 'wma' OR album_artist IS NULL")
+        }
         return migrator
     }
 }

@@ -219,7 +219,7 @@ final class TagEditTests: XCTestCase {
     /// A double album is one album for its album gain: discs in folders of their own ("CD1", "Disc 2") count
     /// as the album's folder, and one MusicBrainz release is one album wherever its tracks lie (with untagged
     /// tracks of the same folder and title). Before, each disc had its own album gain (here 20 dB apart), so
-    /// the level jumped between discs.
+    /// the level jumped between discs. A track tagged without the album artist its folder's album has joins it.
     func testADoubleAlbumHasOneAlbumGain() throws {
         let loud = Synth.sine(frequency: 1000, seconds: 6, amplitude: pow(10, -10 / 20))
         let quiet = Synth.sine(frequency: 1000, seconds: 6, amplitude: pow(10, -30 / 20))
@@ -231,6 +231,9 @@ final class TagEditTests: XCTestCase {
             ("quiet.wav", "Box (Bonus)/1.flac", ["album=Box", "MUSICBRAINZ_ALBUMID=6f2b5f5c-1c3e-4a4e-9d1b-0b5b0a1d2c3e"]),
             ("quiet.wav", "Box (Bonus)/2.flac", ["album=Box"]),
             ("quiet.wav", "Other/CD1/1.flac", ["album=Other"]), ("loud.wav", "Another/CD1/1.flac", ["album=Another"]),
+            ("loud.wav", "Bonus/1.flac", ["album=Bonus", "album_artist=A"]), ("quiet.wav", "Bonus/2.flac", ["album=Bonus"]),
+            ("loud.wav", "Split/1.flac", ["album=Split", "album_artist=X"]), ("loud.wav", "Split/2.flac", ["album=Split", "album_artist=Y"]),
+            ("quiet.wav", "Split/3.flac", ["album=Split"]),
         ]
         for (source, path, tags) in files {
             try FileManager.default.createDirectory(atPath: library + "/" + (path as NSString).deletingLastPathComponent,
@@ -245,6 +248,11 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(try albumGain("Box/1.flac"), try albumGain("Box (Bonus)/1.flac"))
         // A bonus track without the release id, beside one that has it, is still of that album.
         XCTAssertEqual(try albumGain("Box (Bonus)/2.flac"), try albumGain("Box/1.flac"))
+        // A track without an album artist is of its folder's album of that title (it had an album gain of its
+        // own, 20 dB away), unless the folder holds that title under two album artists.
+        XCTAssertEqual(try albumGain("Bonus/2.flac"), try albumGain("Bonus/1.flac"))
+        XCTAssertNotEqual(try albumGain("Split/3.flac"), try albumGain("Split/1.flac"))
+        XCTAssertNotEqual(try albumGain("Split/3.flac"), try albumGain("Split/2.flac"))
         // Different albums under disc folders stay apart.
         XCTAssertNotEqual(try albumGain("Other/CD1/1.flac"), try albumGain("Another/CD1/1.flac"))
         XCTAssertTrue(AnalysisTags.AlbumKey.isDiscFolder("CD 2") && AnalysisTags.AlbumKey.isDiscFolder("disk_4"))

@@ -146,28 +146,44 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(due, ["2.1.wav", "5.1.m4a", "quad.flac"])
     }
 
-    // Tracks whose date sat under YEAR or RELEASEDATE were read without a year, and those with foobar2000's
-    // "ALBUM ARTIST" without an album artist: only tracks lacking one are read again (their content key no
-    // longer matches the file's).
-    func testTracksWithoutAYearOrAlbumArtistAreReadAgainAfterTheUpgrade() throws {
-        let path = dir + "/years.db"
+    /// Tracks read at one migration (each row a file of that name, with the codec, year and album artist read),
+    /// then the paths the next scan reads again once the database is opened at the newest.
+    func tracksReadAgain(_ path: String, from migration: String,
+                         _ rows: [(name: String, codec: String, year: Int?, albumArtist: String?)]) throws -> [String] {
         do {
-            let old = try SpindleDatabase(path: path, upTo: "v18-remeter-stated-layouts")
+            let old = try SpindleDatabase(path: path, upTo: migration)
             try old.writer.write { db in
                 try insertRoot(db)
-                let rows: [(String, Int?, String?)] = [("complete.flac", 1997, "Aya"), ("undated.ogg", nil, "Aya"),
-                                                       ("no-album-artist.ogg", 1997, nil)]
-                for (i, (name, year, albumArtist)) in rows.enumerated() {
-                    try insertFile(db, id: i + 1, path: name)
+                for (i, row) in rows.enumerated() {
+                    try insertFile(db, id: i + 1, path: row.name)
                     try db.execute(sql: "UPDATE files SET content_key = 'k' WHERE id = ?", arguments: [i + 1])
-                    try db.execute(sql: "INSERT INTO tracks (file_id, content_key, year, album_artist, read_at) VALUES (?, 'k', ?, ?, ?)",
-                                   arguments: [i + 1, year, albumArtist, Date()])
+                    try db.execute(sql: """
+                        INSERT INTO tracks (file_id, content_key, codec, year, album_artist, read_at) VALUES (?, 'k', ?, ?, ?, ?)
+                        """, arguments: [i + 1, row.codec, row.year, row.albumArtist, Date()])
                 }
             }
         }
         let upgraded = try SpindleDatabase(path: path)
-        let toRead = try upgraded.writer.read { db in try TrackQueries.filesToRead(db, rootId: 1).map(\.path) }
+        return try upgraded.writer.read { db in try TrackQueries.filesToRead(db, rootId: 1).map(\.path) }
+    }
+
+    // Tracks whose date sat under YEAR or RELEASEDATE were read without a year, and those with foobar2000's
+    // "ALBUM ARTIST" without an album artist: only tracks lacking one are read again (their content key no
+    // longer matches the file's).
+    func testTracksWithoutAYearOrAlbumArtistAreReadAgainAfterTheUpgrade() throws {
+        let toRead = try tracksReadAgain(dir + "/years.db", from: "v18-remeter-stated-layouts", [
+            ("complete.flac", "flac", 1997, "Aya"), ("undated.ogg", "vorbis", nil, "Aya"), ("no-album-artist.ogg", "vorbis", 1997, nil),
+        ])
         XCTAssertEqual(toRead, ["no-album-artist.ogg", "undated.ogg"])
+    }
+
+    // WMA files' key and ReplayGain attributes were not read, nor FFmpeg's "ALBUM_ARTIST" in APE tags: WMA tracks
+    // and tracks without an album artist are read again, no others.
+    func testWMATracksAndTracksWithoutAlbumArtistAreReadAgainAfterTheUpgrade() throws {
+        let toRead = try tracksReadAgain(dir + "/wma.db", from: "v20-retempo-half-time", [
+            ("complete.flac", "flac", 1997, "Aya"), ("a.wma", "wma", 1997, "Aya"), ("converted.wv", "wavpack", 1997, nil),
+        ])
+        XCTAssertEqual(toRead, ["a.wma", "converted.wv"])
     }
 
     // Tempo version 12 changes only results version 11 had halved (at most 100 BPM): those are measured again,

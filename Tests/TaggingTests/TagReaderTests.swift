@@ -45,6 +45,16 @@ final class TagReaderTests: TemporaryFolderTestCase {
         XCTAssertEqual(t.replayGainTrackGain, "-6.50 dB")
     }
 
+    /// FFmpeg writes its own key names into APE tags ("album_artist"): a WavPack file converted by it had no
+    /// album artist, so its album gain was measured apart from its album's other tracks.
+    func testFFmpegsAlbumArtistInAPETagsIsRead() throws {
+        let path = try tagged("a.wv", codec: ["-c:a", "wavpack"],
+                              tags: ["album_artist": "Various Artists", "artist": "Aya", "album": "Mix"])
+        let snapshot = try TagReader.read(path: path)
+        XCTAssertEqual(snapshot.first("ALBUM_ARTIST"), "Various Artists", "\(snapshot.properties)")
+        XCTAssertEqual(TrackTags(snapshot).albumArtist, "Various Artists")
+    }
+
     /// TagLib 1.13 has no DSF reader: the ID3v2 chunk at the end of the file is read through FFmpeg and its
     /// frames come out under TagLib's property names. Before, a DSF file had no tags at all (and was not
     /// even indexed).

@@ -22,9 +22,10 @@ public enum AnalysisTags {
         public static let all: Fields = [.bpm, .replayGain, .key]
     }
 
-    /// Tracks of one album: same folder, album title and album artist when tagged. Not the track artist: a
-    /// guest ("A feat. B") or a compilation's many artists had split one album into several, each with its
-    /// own album gain. Nor the disc: a disc's own folder ("CD1", "Disc 2 - Live") counts as the album's, and
+    /// Tracks of one album: same folder, album title and album artist when tagged; a track without one belongs
+    /// to the album its folder holds under that title when there is only one (`joiningTheirFolder`: a bonus track
+    /// tagged apart). Not the track artist: a guest ("A feat. B") or a compilation's many artists had split one
+    /// album into several, each with its own album gain. Nor the disc: a disc's own folder ("CD1", "Disc 2 - Live") counts as the album's, and
     /// albums that share a MusicBrainz release are one (`joinedByRelease`), so a double album has one album
     /// gain, not a level jump between its discs. Fields, not a joined string, so a track at the library root
     /// names its album correctly.
@@ -33,12 +34,17 @@ public enum AnalysisTags {
         var album: String
         var albumArtist: String
 
+        init(folder: String, album: String, albumArtist: String) {
+            self.folder = folder
+            self.album = album
+            self.albumArtist = albumArtist
+        }
+
         init(path: String, album: String, albumArtist: String?) {
             let folder = (path as NSString).deletingLastPathComponent
-            self.folder = Self.isDiscFolder((folder as NSString).lastPathComponent)
-                ? (folder as NSString).deletingLastPathComponent : folder
-            self.album = album
-            self.albumArtist = albumArtist ?? ""
+            self.init(folder: Self.isDiscFolder((folder as NSString).lastPathComponent)
+                        ? (folder as NSString).deletingLastPathComponent : folder,
+                      album: album, albumArtist: albumArtist ?? "")
         }
 
         /// "CD1", "CD 2", "Disc 3", "disk_4", "DVD1", "Disc 2 - Live": a word for a disc, then its number.
@@ -50,6 +56,19 @@ public enum AnalysisTags {
         }
 
         static func < (a: AlbumKey, b: AlbumKey) -> Bool { (a.folder, a.album, a.albumArtist) < (b.folder, b.album, b.albumArtist) }
+
+        /// Keys without an album artist mapped to the one key of their folder and title that has one (left out
+        /// when there are several: which album a track of no album artist belongs to is then unknown).
+        static func joiningTheirFolder(_ keys: [AlbumKey]) -> [AlbumKey: AlbumKey] {
+            var tagged: [AlbumKey: Set<String>] = [:]
+            for key in keys where !key.albumArtist.isEmpty {
+                tagged[AlbumKey(folder: key.folder, album: key.album, albumArtist: ""), default: []].insert(key.albumArtist)
+            }
+            return tagged.reduce(into: [:]) { joined, entry in
+                guard entry.value.count == 1, let artist = entry.value.first else { return }
+                joined[entry.key] = AlbumKey(folder: entry.key.folder, album: entry.key.album, albumArtist: artist)
+            }
+        }
 
         /// Each album key → the least key of those joined to it through a shared MusicBrainz release id (itself
         /// when none is): one release in several folders is one album, and so are a release's tracks and
@@ -92,7 +111,9 @@ public enum AnalysisTags {
         let replayGain = fields.contains(.replayGain)
         // Gating blocks are fetched per album below, not for the whole library at once (tens of KB a track).
         let rows = try database.writer.read { db in try AnalysisQueries.forTags(db, rootPath: rootPath) }
-        let keys = rows.map { row in row.album.map { AlbumKey(path: row.path, album: $0, albumArtist: row.albumArtist) } }
+        let tagged = rows.map { row in row.album.map { AlbumKey(path: row.path, album: $0, albumArtist: row.albumArtist) } }
+        let folderAlbums = AlbumKey.joiningTheirFolder(tagged.compactMap { $0 })
+        let keys = tagged.map { key in key.map { folderAlbums[$0] ?? $0 } }
         let joined = AlbumKey.joinedByRelease(zip(keys, rows).compactMap { key, row in key.map { ($0, row.musicbrainzAlbumId) } })
         let tracks = zip(rows, keys).map { row, key -> Track in
             Track(fileId: row.fileId, path: row.path, codec: row.codec, bpm: row.bpm, bpmConfidence: row.bpmConfidence,
