@@ -119,6 +119,20 @@ void append(std::string &records, const TagLib::String &key, const TagLib::Strin
     appendString(records, value.to8Bit(true));
 }
 
+const TagLib::String mp4Freeform("----:com.apple.iTunes:");
+
+/* The iTunes freeform item a property TagLib 1.13 has no MP4 atom for is stored as, where no spelling of it is
+   there yet: the property's name, but "initialkey" for the key, as other taggers (Mp3tag, Picard, TagLib 2) name it. */
+TagLib::String mp4ItemName(const TagLib::String &key) {
+    return mp4Freeform + (key.upper() == "INITIALKEY" ? TagLib::String("initialkey") : key);
+}
+
+/* The property a freeform item TagLib leaves out stands for: its name upper-cased ("replaygain_track_gain", as
+   beets and foobar2000 write it, is REPLAYGAIN_TRACK_GAIN); empty for other items. */
+TagLib::String mp4PropertyName(const TagLib::String &item) {
+    return item.startsWith(mp4Freeform) ? item.substr(mp4Freeform.size()).upper() : TagLib::String();
+}
+
 /* TagLib 1.13 maps few ASF (WMA) attributes to properties; taggers write the others under names of their own:
    the key as "WM/InitialKey" (Picard, Mp3tag; Navidrome reads it there), ReplayGain and other free-form fields
    under the property's name ("REPLAYGAIN_TRACK_GAIN": foobar2000, Picard). */
@@ -189,13 +203,11 @@ extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
         // read a second time under its upper-cased item name.
         if (auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
             if (mp4->tag()) {
-                const TagLib::String prefix("----:com.apple.iTunes:");
                 const TagLib::StringList unsupported = props.unsupportedData();
                 const auto items = mp4->tag()->itemMap();
                 for (auto it = items.begin(); it != items.end(); ++it) {
-                    if (!it->first.startsWith(prefix) || !unsupported.contains(it->first)) continue;
-                    TagLib::String key = it->first.substr(prefix.size()).upper();
-                    if (props.contains(key)) continue;
+                    const TagLib::String key = mp4PropertyName(it->first);
+                    if (key.isEmpty() || props.contains(key) || !unsupported.contains(it->first)) continue;
                     const auto values = it->second.toStringList();
                     for (auto v = values.begin(); v != values.end(); ++v) append(records, key, *v);
                 }
@@ -243,13 +255,6 @@ extern "C" void spn_tags_free(spn_tag_info *info) {
 
 namespace {
 
-/* The freeform item name other taggers (Mp3tag, Picard, TagLib 2) use for a property, where it is not the
-   property name itself: the key is "initialkey" in MP4 files. Reads upper-case every name, so both match. */
-TagLib::String freeformName(const TagLib::String &key) {
-    if (key.upper() == "INITIALKEY") return "initialkey";
-    return key;
-}
-
 void writeError(char *error, int size, const std::string &message) {
     if (!error || size <= 0) return;
     std::strncpy(error, message.c_str(), size - 1);
@@ -275,6 +280,33 @@ bool records(const char *data, unsigned long size, std::vector<std::pair<std::st
         out.emplace_back(std::move(key), std::move(value));
     }
     return true;
+}
+
+/* Writes the properties TagLib refused, and removes those asked, as a tag's own items: `propertyOf` tells the
+   property an item TagLib leaves out (`untranslated`) stands for. Every item standing for one is replaced or
+   removed, whatever its case or spelling ("replaygain_track_gain", a stray "title" beside the title TagLib keeps),
+   so the next read sees exactly what was written; an existing spelling is kept, else the key is stored as
+   `nameFor` it. */
+template <typename Remove, typename Store>
+void storeUnmapped(const TagLib::StringList &untranslated, const std::vector<std::string> &removals,
+                   const TagLib::PropertyMap &refused, TagLib::String (*propertyOf)(const TagLib::String &),
+                   TagLib::String (*nameFor)(const TagLib::String &), Remove remove, Store store) {
+    auto spellings = [&](const TagLib::String &key) {
+        std::vector<TagLib::String> names;
+        const TagLib::String wanted = key.upper();
+        for (auto it = untranslated.begin(); it != untranslated.end(); ++it) {
+            if (propertyOf(*it) == wanted) names.push_back(*it);
+        }
+        return names;
+    };
+    for (auto &key : removals) {
+        for (auto &name : spellings(TagLib::String(key, TagLib::String::UTF8))) remove(name);
+    }
+    for (auto it = refused.begin(); it != refused.end(); ++it) {
+        const auto names = spellings(it->first);
+        for (auto &name : names) remove(name);
+        store(names.empty() ? nameFor(it->first) : names.front(), it->second);
+    }
 }
 
 }  // namespace
@@ -327,43 +359,25 @@ extern "C" int spn_tags_write(const char *path, const char *set, unsigned long s
                 ape->setItem(found->second, TagLib::APE::Item(found->second, values[key]));
             }
         }
+        // Properties TagLib 1.13 cannot map (ReplayGain, the key) go to MP4 freeform items and ASF attributes.
         if (mp4 && mp4->tag()) {
-            // TagLib 1.13 has no MP4 atom for many keys: store them as iTunes freeform items.
-            const TagLib::String prefix("----:com.apple.iTunes:");
-            for (auto &key : removals) {
-                mp4->tag()->removeItem(prefix + TagLib::String(key, TagLib::String::UTF8));
-                mp4->tag()->removeItem(prefix + freeformName(TagLib::String(key, TagLib::String::UTF8)));
-            }
-            for (auto it = refused.begin(); it != refused.end(); ++it) {
-                if (freeformName(it->first) != it->first) mp4->tag()->removeItem(prefix + it->first);
-                mp4->tag()->setItem(prefix + freeformName(it->first), TagLib::MP4::Item(it->second));
-            }
+            TagLib::MP4::Tag *tag = mp4->tag();
+            storeUnmapped(untranslated, removals, refused, mp4PropertyName, mp4ItemName,
+                          [tag](const TagLib::String &name) { tag->removeItem(name); },
+                          [tag](const TagLib::String &name, const TagLib::StringList &values) {
+                              tag->setItem(name, TagLib::MP4::Item(values));
+                          });
             refused.clear();
         }
         if (asf && asf->tag()) {
-            // Attributes TagLib leaves out, stored as other taggers name them; every spelling of the key that is
-            // there ("replaygain_track_gain", a stray "title" beside the title TagLib keeps) is replaced or removed,
-            // so the next read sees exactly what was written. An existing spelling is kept.
             TagLib::ASF::Tag *tag = asf->tag();
-            auto spellings = [&](const TagLib::String &key) {
-                std::vector<TagLib::String> names;
-                const TagLib::String wanted = key.upper();
-                const auto &attributes = tag->attributeListMap();
-                for (auto it = attributes.begin(); it != attributes.end(); ++it) {
-                    if (untranslated.contains(it->first) && asfPropertyName(it->first) == wanted) names.push_back(it->first);
-                }
-                return names;
-            };
-            for (auto &key : removals) {
-                for (auto &name : spellings(TagLib::String(key, TagLib::String::UTF8))) tag->removeItem(name);
-            }
-            for (auto it = refused.begin(); it != refused.end(); ++it) {
-                const auto names = spellings(it->first);
-                for (auto &name : names) tag->removeItem(name);
-                TagLib::ASF::AttributeList values;
-                for (auto v = it->second.begin(); v != it->second.end(); ++v) values.append(TagLib::ASF::Attribute(*v));
-                tag->setAttribute(names.empty() ? asfAttributeName(it->first) : names.front(), values);
-            }
+            storeUnmapped(untranslated, removals, refused, asfPropertyName, asfAttributeName,
+                          [tag](const TagLib::String &name) { tag->removeItem(name); },
+                          [tag](const TagLib::String &name, const TagLib::StringList &values) {
+                              TagLib::ASF::AttributeList attributes;
+                              for (auto v = values.begin(); v != values.end(); ++v) attributes.append(TagLib::ASF::Attribute(*v));
+                              tag->setAttribute(name, attributes);
+                          });
             refused.clear();
         }
         refused.removeEmpty();

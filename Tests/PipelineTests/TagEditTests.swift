@@ -461,6 +461,29 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(tags["REPLAYGAIN_TRACK_GAIN"], ["-6.50 dB"])
     }
 
+    // beets and foobar2000 write MP4 ReplayGain in lower case ("----:com.apple.iTunes:replaygain_track_gain"). A
+    // write added an upper-case item beside it, read back two values and failed the file ("did not read back as
+    // written"): every M4A a beets user had tagged. The existing item is now replaced, keeping its spelling, and
+    // undo puts back the old value.
+    func testMP4FreeformItemsOfAnotherCaseAreReplaced() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 2, amplitude: 0.4), to: dir + "/src.wav", format: .wav16)
+        XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav", "-c:a", "aac", library + "/c.m4a"]), 0)
+        XCTAssertEqual(Synth.run("python3", ["-c", """
+            import sys
+            from mutagen.mp4 import MP4, MP4FreeForm
+            f = MP4(sys.argv[1])
+            f["----:com.apple.iTunes:replaygain_track_gain"] = [MP4FreeForm(b"+9.00 dB")]
+            f.save()
+            """, library + "/c.m4a"]), 0)
+        let set = try CLI.run(["--db", db, "--library", library, "tags", "set", "c.m4a", "--set", "REPLAYGAIN_TRACK_GAIN=-6.50 dB"])
+        XCTAssertEqual(set.status, 0, set.stdout + set.stderr)
+        let tags = try Mutagen.dump(library + "/c.m4a").tags
+        XCTAssertEqual(tags["----:com.apple.iTunes:replaygain_track_gain"], ["-6.50 dB"], "\(tags)")
+        XCTAssertNil(tags["----:com.apple.iTunes:REPLAYGAIN_TRACK_GAIN"], "\(tags)")
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "undo", "--last"]).status, 0)
+        XCTAssertEqual(try Mutagen.dump(library + "/c.m4a").tags["----:com.apple.iTunes:replaygain_track_gain"], ["+9.00 dB"])
+    }
+
     /// 30 FLAC files titled "Old" by "Old", scanned, and an edits file renaming both to "New"; the batch is
     /// started, and returned once its first file is written, so what happens next lands mid-batch.
     private func startBatchOfThirty() throws -> Process {
