@@ -30,6 +30,9 @@ struct MixCommand: ParsableCommand {
         try runCommand {
             let report = try MixReport.run(seed, count: n, settings: try global.settings())
             if report.query.problem != nil, format == "m3u" { printError(report.query.failure) }
+            if let guess = report.query.guess, let seed = report.query.resolved, !global.quiet {
+                printError("mix of \(TerminalText.safe(seed)) (\(guess))")
+            }
             if let shortfall = report.shortfall, !global.quiet { printError(shortfall) }
             print(report.render(MixReport.Format(rawValue: format)!), terminator: format == "m3u" ? "" : "\n")
             return report.isAnswered ? 0 : 3

@@ -64,6 +64,21 @@ final class SimilarityTests: LibraryTestCase {
         XCTAssertEqual(text.status, 3)
     }
 
+    /// A mistyped name may still be found by its words: the answer says so ("tracks like hiss/hiss2.flac:" had
+    /// read as if the asked track were found), and `mix` says which track seeded it.
+    func testATrackFoundByItsWordsIsSaidToBeAGuess() throws {
+        let similar = try spindle(["similar", "-n", "2", "Hiss/Hiss2 (remaster).mp3"])
+        XCTAssertEqual(similar.status, 0, similar.stderr)
+        XCTAssertTrue(similar.stdout.hasPrefix("tracks like hiss/hiss2.flac (found by fuzzy word match for \"Hiss/Hiss2 (remaster).mp3\"):"),
+                      similar.stdout)
+        let exact = try spindle(["similar", "-n", "2", "hiss/hiss2.flac"])
+        XCTAssertTrue(exact.stdout.hasPrefix("tracks like hiss/hiss2.flac:"), exact.stdout)
+        let mix = try spindle(["mix", "-n", "3", "Hiss/Hiss2 (remaster).mp3"])
+        XCTAssertEqual(mix.status, 0, mix.stderr)
+        XCTAssertTrue(mix.stderr.contains("mix of hiss/hiss2.flac (found by fuzzy word match for \"Hiss/Hiss2 (remaster).mp3\")"), mix.stderr)
+        XCTAssertTrue(mix.stdout.hasPrefix("#EXTM3U"), mix.stdout)
+    }
+
     /// A track added since the last analysis: the answer says so once ("new/late.flac: new/late.flac has no
     /// feature vector yet" had named it twice), and a mix of it prints no playlist ("#EXTM3U" alone had gone
     /// to standard output, so `spindle mix X > mix.m3u` left an empty playlist that looked made).

@@ -42,7 +42,7 @@ public struct SimilarReport: Sendable {
 
     public func text() -> String {
         guard let resolved = query.resolved, query.row != nil else { return query.failure }
-        var lines = ["tracks like \(TerminalText.safe(resolved)):"]
+        var lines = ["tracks like \(TerminalText.safe(resolved))\(query.guess.map { " (\($0))" } ?? ""):"]
         for (i, n) in neighbours.enumerated() {
             lines.append(String(format: "%3d. %.3f  %@  (%@)", i + 1, n.distance, TerminalText.safe(n.path), n.why))
         }
