@@ -284,13 +284,14 @@ bool records(const char *data, unsigned long size, std::vector<std::pair<std::st
 
 /* Writes the properties TagLib refused, and removes those asked, as a tag's own items: `propertyOf` tells the
    property an item TagLib leaves out (`untranslated`) stands for. Every item standing for one is replaced or
-   removed, whatever its case or spelling ("replaygain_track_gain", a stray "title" beside the title TagLib keeps),
-   so the next read sees exactly what was written; an existing spelling is kept, else the key is stored as
-   `nameFor` it. */
+   removed, whatever its case or spelling ("replaygain_track_gain"), so the next read sees exactly what was
+   written; an existing spelling is kept, else the key is stored as `nameFor` it. A stray copy of a property TagLib
+   did write (ffmpeg's "title" attribute beside the WMA title) goes too: other readers would find the old value. */
 template <typename Remove, typename Store>
-void storeUnmapped(const TagLib::StringList &untranslated, const std::vector<std::string> &removals,
-                   const TagLib::PropertyMap &refused, TagLib::String (*propertyOf)(const TagLib::String &),
-                   TagLib::String (*nameFor)(const TagLib::String &), Remove remove, Store store) {
+void storeUnmapped(const TagLib::StringList &untranslated, const std::vector<std::string> &written,
+                   const std::vector<std::string> &removals, const TagLib::PropertyMap &refused,
+                   TagLib::String (*propertyOf)(const TagLib::String &), TagLib::String (*nameFor)(const TagLib::String &),
+                   Remove remove, Store store) {
     auto spellings = [&](const TagLib::String &key) {
         std::vector<TagLib::String> names;
         const TagLib::String wanted = key.upper();
@@ -301,6 +302,11 @@ void storeUnmapped(const TagLib::StringList &untranslated, const std::vector<std
     };
     for (auto &key : removals) {
         for (auto &name : spellings(TagLib::String(key, TagLib::String::UTF8))) remove(name);
+    }
+    for (auto &key : written) {
+        const TagLib::String property(key, TagLib::String::UTF8);
+        if (refused.contains(property)) continue;
+        for (auto &name : spellings(property)) remove(name);
     }
     for (auto it = refused.begin(); it != refused.end(); ++it) {
         const auto names = spellings(it->first);
@@ -362,7 +368,7 @@ extern "C" int spn_tags_write(const char *path, const char *set, unsigned long s
         // Properties TagLib 1.13 cannot map (ReplayGain, the key) go to MP4 freeform items and ASF attributes.
         if (mp4 && mp4->tag()) {
             TagLib::MP4::Tag *tag = mp4->tag();
-            storeUnmapped(untranslated, removals, refused, mp4PropertyName, mp4ItemName,
+            storeUnmapped(untranslated, order, removals, refused, mp4PropertyName, mp4ItemName,
                           [tag](const TagLib::String &name) { tag->removeItem(name); },
                           [tag](const TagLib::String &name, const TagLib::StringList &values) {
                               tag->setItem(name, TagLib::MP4::Item(values));
@@ -371,7 +377,7 @@ extern "C" int spn_tags_write(const char *path, const char *set, unsigned long s
         }
         if (asf && asf->tag()) {
             TagLib::ASF::Tag *tag = asf->tag();
-            storeUnmapped(untranslated, removals, refused, asfPropertyName, asfAttributeName,
+            storeUnmapped(untranslated, order, removals, refused, asfPropertyName, asfAttributeName,
                           [tag](const TagLib::String &name) { tag->removeItem(name); },
                           [tag](const TagLib::String &name, const TagLib::StringList &values) {
                               TagLib::ASF::AttributeList attributes;

@@ -287,13 +287,13 @@ final class TagEditTests: XCTestCase {
     /// TagLib 1.13 maps no ASF attribute to INITIALKEY or ReplayGain, so a WMA file's whole write failed ("this
     /// format cannot store"), its BPM with it. They go where Picard, foobar2000 and Navidrome put them:
     /// `WM/InitialKey` and attributes named as the property; an existing spelling is replaced, not doubled;
-    /// `tags show` reads them back, undo removes them.
+    /// `tags show` reads them back, undo removes them; a stray copy of a property TagLib writes goes.
     func testWMAGetsKeyAndReplayGainAsAttributesOtherToolsRead() throws {
         try Synth.write(Synth.chords(Synth.cadence(tonic: 9, minor: true), timbre: .organ, rate: 44100),
                         to: dir + "/src.wav", format: .wav16)
         XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav", "-c:a", "wmav2",
                                             "-metadata", "album=Album", "-metadata", "replaygain_track_gain=+9.00 dB",
-                                            library + "/a.wma"]), 0)
+                                            "-metadata", "title=Old", library + "/a.wma"]), 0)
         XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "analyze"]).status, 0)
         let written = try CLI.run(["--db", db, "--library", library, "tags", "write-analysis"])
         XCTAssertEqual(written.status, 0, written.stdout + written.stderr)
@@ -313,6 +313,12 @@ final class TagEditTests: XCTestCase {
         XCTAssertNil(undone["WM/InitialKey"], "\(undone)")
         XCTAssertNil(undone["REPLAYGAIN_ALBUM_GAIN"], "\(undone)")
         XCTAssertEqual(undone["replaygain_track_gain"], ["+9.00 dB"], "\(undone)")
+        // ffmpeg also writes the title as an attribute; a new title must not leave the old one there for others.
+        XCTAssertEqual(undone["title"], ["Old"], "\(undone)")
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "set", "--set", "TITLE=New", "a.wma"]).status, 0)
+        let retitled = try Mutagen.dump(library + "/a.wma").tags
+        XCTAssertEqual(retitled["Title"], ["New"], "\(retitled)")
+        XCTAssertNil(retitled["title"], "\(retitled)")
     }
 
     /// A tag write proves the audio unchanged, so the next run analyses nothing again (the batch has re-read
