@@ -2,6 +2,7 @@
 // adds the MP4 freeform items and ASF attributes 1.13 leaves out, and names the codec from the concrete file type.
 #include "spindle_taglib.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -225,6 +226,22 @@ extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
                             append(records, key, a->toString());
                         }
                     }
+                }
+            }
+        }
+        // TagLib 1.13 reads only ID3 tags in TTA files, but FFmpeg and foobar2000 put an APEv2 tag at the end
+        // (before an ID3v1 tag, if any): its fields count where the ID3 tags have none.
+        if (auto *tta = dynamic_cast<TagLib::TrueAudio::File *>(file)) {
+            // Only the last 160 bytes are searched (an APE footer, then maybe an ID3v1 tag): not the whole file.
+            const long tail = std::max(0L, tta->length() - 160);
+            tta->seek(tail);
+            const int at = tta->readBlock(160).rfind("APETAGEX");
+            if (at >= 0) {
+                const TagLib::APE::Tag ape(tta, tail + at);
+                const TagLib::PropertyMap fields = ape.properties();
+                for (auto it = fields.begin(); it != fields.end(); ++it) {
+                    if (props.contains(it->first)) continue;
+                    for (auto v = it->second.begin(); v != it->second.end(); ++v) append(records, it->first, *v);
                 }
             }
         }

@@ -467,6 +467,27 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(tags["REPLAYGAIN_TRACK_GAIN"], ["-6.50 dB"])
     }
 
+    // FFmpeg (and foobar2000) tag TTA files with APEv2 at the end, which TagLib 1.13 does not read there: such a
+    // file had no title, artist or album at all. Its fields are read where the ID3 tags have none, and stay
+    // visible after a write (which goes to ID3v2, as TagLib writes TTA).
+    func testTTAFilesAPETagsAreRead() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 2, amplitude: 0.4), to: dir + "/src.wav", format: .wav16)
+        XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav", "-c:a", "tta",
+                                            "-metadata", "title=Kaze", "-metadata", "album_artist=Circle", "-metadata", "album=Reitaisai",
+                                            library + "/a.tta"]), 0)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
+        let shown = try CLI.run(["--db", db, "--library", library, "tags", "show", "--json", "a.tta"])
+        let tags = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])?["tags"]
+                                 as? [String: [String]], shown.stdout + shown.stderr)
+        XCTAssertEqual(tags["TITLE"], ["Kaze"], "\(tags)")
+        XCTAssertEqual(tags["ALBUM"], ["Reitaisai"], "\(tags)")
+        XCTAssertEqual(tags["ALBUM_ARTIST"], ["Circle"], "\(tags)")
+        let set = try CLI.run(["--db", db, "--library", library, "tags", "set", "--set", "BPM=120", "a.tta"])
+        XCTAssertEqual(set.status, 0, set.stdout + set.stderr)
+        let after = try CLI.run(["--db", db, "--library", library, "tags", "show", "a.tta"]).stdout
+        XCTAssertTrue(after.contains("BPM = 120") && after.contains("TITLE = Kaze"), after)
+    }
+
     // beets and foobar2000 write MP4 ReplayGain in lower case ("----:com.apple.iTunes:replaygain_track_gain"). A
     // write added an upper-case item beside it, read back two values and failed the file ("did not read back as
     // written"): every M4A a beets user had tagged. The existing item is now replaced, keeping its spelling, and
