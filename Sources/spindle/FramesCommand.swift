@@ -21,7 +21,8 @@ struct FramesCommand: ParsableCommand {
 
     func run() throws {
         try runCommand {
-            let frames = try FramesLookup.frames(of: file, settings: try global.settings(jobs: 1))
+            let (frames, guess) = try FramesLookup.frames(of: file, settings: try global.settings(jobs: 1))
+            if let guess, !global.quiet { printError(guess) }
             if json {
                 print(String(decoding: FramesJSON.encode(frames), as: UTF8.self))
             } else {

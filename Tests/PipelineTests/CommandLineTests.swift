@@ -163,6 +163,14 @@ final class CommandLineTests: XCTestCase {
         let played = try CLI.run(["--db", db, "frames", "/music/A/one.flac", "--json"])
         XCTAssertEqual(played.status, 0, played.stderr)
         XCTAssertEqual(try JSONSerialization.jsonObject(with: Data(played.stdout.utf8)) as? [[Double]], array)
+        XCTAssertEqual(played.stderr, "", "the player's path names the file")
+        // A name found by its words: the frames, and on standard error which file they are of (a mistyped name
+        // had given another track's frames without a word).
+        let guessed = try CLI.run(["--db", db, "frames", "A/One (remaster).flac", "--json"])
+        XCTAssertEqual(guessed.status, 0, guessed.stderr)
+        XCTAssertEqual(try JSONSerialization.jsonObject(with: Data(guessed.stdout.utf8)) as? [[Double]], array)
+        XCTAssertTrue(guessed.stderr.contains("frames of A/one.flac (found by fuzzy word match for \"A/One (remaster).flac\")"),
+                      guessed.stderr)
         // A file of that name outside the library, as typed: that file, not the library's by its name.
         try Synth.write(Synth.sine(frequency: 440, seconds: 2), to: dir + "/one.flac", format: .flac16)
         let outside = try CLI.run(["--db", db, "frames", dir + "/one.flac", "--json"])

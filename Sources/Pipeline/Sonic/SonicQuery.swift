@@ -45,12 +45,8 @@ public struct SonicQuery: Sendable {
         return query
     }
 
-    /// How a file found by name or words was found ("found by fuzzy word match for "x.flac""), nil when the
-    /// input named it: a person who mistyped a name must not take a guess's answer for the track they meant.
-    public var guess: String? {
-        guard let resolution, resolution.resolved != nil, !resolution.isExact else { return nil }
-        return "found by \(resolution.guessedBy) for \"\(TerminalText.safe(input))\""
-    }
+    /// How the track was found when the input did not name it (`Resolution.guess`).
+    public var guess: String? { resolution?.guess }
 
     /// The input, the file it resolved to when that reads otherwise, and the problem: one line for a person.
     public var failure: String {

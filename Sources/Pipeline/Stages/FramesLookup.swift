@@ -12,26 +12,32 @@ import Store
 /// when nothing is there, as a player's or server's path through the four-strategy resolver, as `similar`
 /// and the read API's `/visualizer/frames` take it.
 public enum FramesLookup {
-    public static func frames(of file: String, settings: Settings) throws -> VisualFrames {
+    /// The frames, and when FILE named no file and another was found by its name or words, which one and how
+    /// (for a person, who may have mistyped the name).
+    public static func frames(of file: String, settings: Settings) throws -> (frames: VisualFrames, guess: String?) {
         let database = FileManager.default.fileExists(atPath: settings.databasePath)
             ? try SpindleDatabase.forReading(settings.databasePath) : nil
         guard let library = try? LibraryJobs.libraryPath(settings, database: database),
               let root = try? LibraryRoot(path: library) else {
-            return try compute(path: file, settings: settings)
+            return (try compute(path: file, settings: settings), nil)
         }
         var candidates = root.candidates(forTyped: file).filter { !$0.isEmpty }
         let typedExists = exists(file)
         // A file outside the library that only the database named: read as inspect reads it, as without a library.
-        if candidates.isEmpty, typedExists, settings.libraryPath == nil { return try compute(path: file, settings: settings) }
-        if let database, !typedExists, !candidates.contains(where: { exists(root.absolute($0)) }),
-           let resolved = try PathResolver(database: database, root: root).resolve(file).resolved {
-            candidates = [resolved]
+        if candidates.isEmpty, typedExists, settings.libraryPath == nil { return (try compute(path: file, settings: settings), nil) }
+        var guess: String?
+        if let database, !typedExists, !candidates.contains(where: { exists(root.absolute($0)) }) {
+            let resolution = try PathResolver(database: database, root: root).resolve(file)
+            if let resolved = resolution.resolved {
+                candidates = [resolved]
+                guess = resolution.guess.map { "frames of \(TerminalText.safe(resolved)) (\($0))" }
+            }
         }
         guard let first = candidates.first else { throw ConfigurationError("\(file) is outside the library root \(root.path)") }
         if let database {
             for relative in candidates {
                 if let stored = try database.writer.read({ db in try AnalysisQueries.frames(db, rootPath: root.path, path: relative) }) {
-                    return VisualFrames(fps: stored.fps, bands: stored.bands, data: [UInt8](stored.data))
+                    return (VisualFrames(fps: stored.fps, bands: stored.bands, data: [UInt8](stored.data)), guess)
                 }
             }
         }
@@ -44,7 +50,7 @@ public enum FramesLookup {
             }
         }
         guard let confined else { throw PipelineError("\(file): \(refusal?.reason ?? "no such file")") }
-        return try withExtendedLifetime(confined) { try compute(path: confined.path, display: file, settings: settings) }
+        return (try withExtendedLifetime(confined) { try compute(path: confined.path, display: file, settings: settings) }, guess)
     }
 
     /// Whether anything (a file, a folder, a symlink) is at `path`.
