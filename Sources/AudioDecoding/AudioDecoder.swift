@@ -58,7 +58,7 @@ public enum AudioDecoders {
                 let sndfile = try SndfileDecoder(path: path)
                 // A WAV whose header says its data chunk is empty while bytes follow (a writer that never
                 // went back to fill the size in): libsndfile believes the header, FFmpeg reads on.
-                if (sndfile.format.frameCount ?? 0) == 0, st.st_size > 4096, let ffmpeg = try? FFmpegDecoder(path: path) {
+                if sndfile.headerFrames == 0, st.st_size > 4096, let ffmpeg = try? FFmpegDecoder(path: path) {
                     decoder = ffmpeg
                 } else {
                     decoder = sndfile

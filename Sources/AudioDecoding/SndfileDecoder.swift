@@ -9,6 +9,8 @@ final class SndfileDecoder: AudioDecoder {
     private var framesRead: Int64 = 0
     /// Vorbis and Opus surround arrive in their own channel order; it is put in file order (`ChannelOrder`).
     private let channelOrder: [Int]?
+    /// The frame count the header states: 0 for a WAV whose writer never filled the data size in.
+    let headerFrames: Int64
 
     init(path: String) throws {
         var info = SF_INFO()
@@ -27,8 +29,11 @@ final class SndfileDecoder: AudioDecoder {
         let major = info.format & Int32(SF_FORMAT_TYPEMASK)
         let subtype = info.format & Int32(SF_FORMAT_SUBMASK)
         let (codec, depth, isFloat) = Self.describe(major: major, subtype: subtype)
+        headerFrames = Int64(info.frames)
+        // SF_COUNT_MAX (Int64.max) is libsndfile's "unknown": a FLAC streamed to a pipe (ffmpeg's `-f flac -`) states no total.
         var format = AudioFormat(sampleRate: Int(info.samplerate), channels: Int(info.channels), codec: codec,
-                                 frameCount: info.frames > 0 ? Int64(info.frames) : nil, bitDepth: depth,
+                                 frameCount: info.frames > 0 && info.frames < Int64.max ? Int64(info.frames) : nil,
+                                 bitDepth: depth,
                                  backend: "sndfile", floatSamples: isFloat)
         format.speakers = Self.speakers(file, path: path, format: format)
         self.format = format
@@ -54,6 +59,9 @@ final class SndfileDecoder: AudioDecoder {
             damage = "decoding stopped: \(String(cString: sf_strerror(file)))"
         } else if let expected = format.frameCount, framesRead < expected {
             damage = "truncated: decoded \(framesRead) of \(expected) frames"
+        } else if headerFrames == Int64.max, format.codec == "vorbis" || format.codec == "opus" {
+            // In Ogg, libsndfile's "unknown" means it found no end of stream (the last page's position): cut short.
+            damage = "truncated: decoded \(framesRead) frames, and the Ogg stream's end is missing"
         }
         return 0
     }

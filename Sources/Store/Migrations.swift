@@ -404,6 +404,14 @@ enum Migrations {
             // album artist (which every TTA track tagged that way is) are read again.
             try db.execute(sql: "UPDATE tracks SET content_key = NULL WHERE codec = 'wma' OR album_artist IS NULL")
         }
+        migrator.registerMigration("v22-flac-without-length-is-whole") { db in
+            // A FLAC whose STREAMINFO states no length (written to a pipe) was decoded whole but reported as
+            // "truncated: decoded N of 9223372036854775807 frames" (libsndfile's "unknown"); its results are whole.
+            try db.execute(sql: """
+                UPDATE analysis SET damage = NULL
+                WHERE codec = 'flac' AND damage LIKE 'truncated: decoded % of 9223372036854775807 frames'
+                """)
+        }
         return migrator
     }
 }

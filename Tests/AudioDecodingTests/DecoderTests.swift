@@ -367,6 +367,23 @@ final class DecoderTests: TemporaryFolderTestCase {
         }
     }
 
+    // A FLAC written to a pipe (ffmpeg's `-f flac -`, stream rippers) states no total in STREAMINFO; libsndfile
+    // reports that as SF_COUNT_MAX frames, and every such file read as "truncated: decoded 441000 of
+    // 9223372036854775807 frames", its analysis marked partial.
+    func testAFLACThatStatesNoLengthIsWholeNotTruncated() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 2, amplitude: 0.5), to: dir + "/whole.flac", format: .flac16)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/whole.flac")))
+        // STREAMINFO's total sample count: the low 4 bits of its 14th byte and the 4 bytes after.
+        bytes[8 + 13] &= 0xF0
+        bytes.replaceSubrange((8 + 14)..<(8 + 18), with: [0, 0, 0, 0])
+        try Data(bytes).write(to: URL(fileURLWithPath: dir + "/streamed.flac"))
+        let (format, frames, damage) = try decodeAll(dir + "/streamed.flac")
+        XCTAssertNil(format.frameCount)
+        XCTAssertEqual(frames, 88_200)
+        XCTAssertNil(damage)
+        XCTAssertEqual(try decodedSamples(dir + "/streamed.flac"), try decodedSamples(dir + "/whole.flac"))
+    }
+
     // FLAC 1.4 writes 32-bit samples, which libsndfile 1.2 refuses and FFmpeg before 6.0 opens but decodes
     // none of: the file read as "truncated: decoded 0 of about 176400 frames". libFLAC decodes it. So is a
     // FLAC behind an ID3v2 tag (which libsndfile refuses too) decoded by it, sample for sample as without.

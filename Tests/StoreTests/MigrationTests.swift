@@ -186,6 +186,23 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(toRead, ["a.wma", "converted.wv"])
     }
 
+    // A FLAC stating no length was decoded whole but marked "truncated: decoded N of 9223372036854775807 frames":
+    // that mark goes, and a real truncation (or another format's) stays.
+    func testFLACsMarkedTruncatedForWantOfALengthAreWholeAfterTheUpgrade() throws {
+        let files = [("streamed.flac", "flac", 2), ("cut.flac", "flac", 2), ("cut.opus", "opus", 2)]
+        let (upgraded, _) = try upgrade(dir + "/streamed.db", files, from: "v21-reread-wma-and-ffmpeg-album-artists") { db in
+            let marks = ["truncated: decoded 441000 of 9223372036854775807 frames", "truncated: decoded 441000 of 882000 frames",
+                         "truncated: decoded 48000 of 9223372036854775807 frames"]
+            for (id, mark) in marks.enumerated() {
+                try db.execute(sql: "UPDATE analysis SET damage = ? WHERE file_id = ?", arguments: [mark, id + 1])
+            }
+        }
+        let damage = try upgraded.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT damage FROM analysis ORDER BY file_id").map { $0[0] as String? }
+        }
+        XCTAssertEqual(damage, [nil, "truncated: decoded 441000 of 882000 frames", "truncated: decoded 48000 of 9223372036854775807 frames"])
+    }
+
     // Tempo version 12 changes only results version 11 had halved (at most 100 BPM): those are measured again,
     // the others are taken as version 12's, so a library is not decoded again for them.
     func testOnlyTemposThatMayHaveBeenHalvedAreMeasuredAgain() throws {
