@@ -53,10 +53,13 @@ public struct TrackTags: Sendable, Equatable {
         musicBrainzReleaseGroupId = s.first("MUSICBRAINZ_RELEASEGROUPID")
     }
 
-    /// Where taggers put the album artist: TagLib's name, then "ALBUM ARTIST", which foobar2000 writes in Vorbis
-    /// comments (TagLib converts it only in APE tags) and Navidrome reads, then "ALBUM_ARTIST", FFmpeg's own name,
-    /// which it writes unconverted into the APE tags of the WavPack, Monkey's Audio and TTA files it makes.
-    public static let albumArtistKeys = ["ALBUMARTIST", "ALBUM ARTIST", "ALBUM_ARTIST"]
+    /// Where taggers put the album artist and Navidrome reads it: TagLib's name, then "ALBUM ARTIST", which
+    /// foobar2000 writes in Vorbis comments (TagLib converts it only in APE tags).
+    public static let servedAlbumArtistKeys = ["ALBUMARTIST", "ALBUM ARTIST"]
+
+    /// Where Spindle reads the album artist: those, then "ALBUM_ARTIST", FFmpeg's own name, which it writes
+    /// unconverted into the APE tags of the WavPack, Monkey's Audio and TTA files it makes (Navidrome reads no such field).
+    public static let albumArtistKeys = servedAlbumArtistKeys + ["ALBUM_ARTIST"]
 
     /// Multi-valued GENRE stays multi-valued; a single value holding separators ("Rock; Pop", "Rock/Pop"
     /// is left alone: "AC/DC"-style names make '/' ambiguous) is split on ';', '|' and NUL.

@@ -60,6 +60,17 @@ final class TagFixerTests: XCTestCase {
         XCTAssertEqual(TrackTags(snapshot(["ALBUM ARTIST": ["DJ Cid"], "ALBUMARTIST": ["Cid"]])).albumArtist, "Cid")
     }
 
+    // FFmpeg's "ALBUM_ARTIST" (in the APE tags of files it converts) names the album artist, which Navidrome does
+    // not read there: the fixer writes it as ALBUMARTIST, not "Various Artists" nor nothing.
+    func testAlbumArtistUnderFFmpegsNameIsWrittenWhereNavidromeReadsIt() {
+        let e = edits([.albumArtist], [
+            ("Mix/1.wv", ["ALBUM": ["Mix"], "ARTIST": ["Aya"], "ALBUM_ARTIST": ["DJ Cid"]]),
+            ("Mix/2.wv", ["ALBUM": ["Mix"], "ARTIST": ["Bo"], "ALBUM_ARTIST": ["DJ Cid"]]),
+        ])
+        XCTAssertEqual(e["Mix/1.wv"]?.set["ALBUMARTIST"], ["DJ Cid"])
+        XCTAssertEqual(e["Mix/2.wv"]?.set["ALBUMARTIST"], ["DJ Cid"])
+    }
+
     // The aliases group sub-genres with their genre for composite genres; written into files they had
     // collapsed "Heavy Metal" and "Hard Rock" into "Metal" and "Trap" into "Hip-Hop".
     func testGenreAliasesOnlyRespell() {

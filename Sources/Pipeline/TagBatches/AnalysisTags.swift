@@ -23,12 +23,12 @@ public enum AnalysisTags {
     }
 
     /// Tracks of one album: same folder, album title and album artist when tagged; a track without one belongs
-    /// to the album its folder holds under that title when there is only one (`joiningTheirFolder`: a bonus track
-    /// tagged apart). Not the track artist: a guest ("A feat. B") or a compilation's many artists had split one
-    /// album into several, each with its own album gain. Nor the disc: a disc's own folder ("CD1", "Disc 2 - Live") counts as the album's, and
-    /// albums that share a MusicBrainz release are one (`joinedByRelease`), so a double album has one album
-    /// gain, not a level jump between its discs. Fields, not a joined string, so a track at the library root
-    /// names its album correctly.
+    /// to the album its folder holds under that title when there is only one (`joiningTheirFolder`: a bonus
+    /// track tagged apart). Not the track artist: a guest ("A feat. B") or a compilation's many artists had split
+    /// one album into several, each with its own album gain. Nor the disc: a disc's own folder ("CD1", "Disc 2 -
+    /// Live") counts as the album's, and albums that share a MusicBrainz release are one (`joinedByRelease`), so
+    /// a double album has one album gain, not a level jump between its discs. Fields, not a joined string, so a
+    /// track at the library root names its album correctly.
     struct AlbumKey: Hashable, Comparable {
         var folder: String
         var album: String

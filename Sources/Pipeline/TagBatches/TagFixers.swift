@@ -61,9 +61,10 @@ public enum TagFixer: String, CaseIterable, Sendable {
                     albums[folder + "\u{0}" + album, default: []].append(f)
                 }
                 // A track's album artist may sit under foobar2000's "ALBUM ARTIST": it counts, and a track whose
-                // album artist is already the target there is left as it is.
-                func albumArtist(_ f: (path: String, tags: TagSnapshot)) -> [String]? {
-                    TrackTags.albumArtistKeys.lazy.filter { first(f, $0) != nil }.compactMap { current(f, $0) }.first
+                // album artist is already the target there is left as it is. Under FFmpeg's "ALBUM_ARTIST" it names
+                // the target, but the track still gets ALBUMARTIST: Navidrome reads no such field.
+                func albumArtist(_ f: (path: String, tags: TagSnapshot), keys: [String] = TrackTags.albumArtistKeys) -> [String]? {
+                    keys.lazy.filter { first(f, $0) != nil }.compactMap { current(f, $0) }.first
                 }
                 for key in albums.keys.sorted() {
                     let tracks = albums[key]!
@@ -78,7 +79,9 @@ public enum TagFixer: String, CaseIterable, Sendable {
                     } else if artists.count > 1 {
                         target = "Various Artists"
                     } else { continue }
-                    for t in tracks where albumArtist(t) != [target] { set(t.path, "ALBUMARTIST", [target]) }
+                    for t in tracks where albumArtist(t, keys: TrackTags.servedAlbumArtistKeys) != [target] {
+                        set(t.path, "ALBUMARTIST", [target])
+                    }
                 }
             case .numbers:
                 for f in files {
