@@ -154,6 +154,21 @@ TagLib::String asfPropertyName(const TagLib::String &attribute) {
     return upper;
 }
 
+/* Appends the items of a tag TagLib left out of `props` (its `unsupportedData`) that stand for a property
+   (`propertyOf` their name), under that property's name, where `props` has none: the read side of
+   `storeUnmapped`. `texts` gives an item's text values. */
+template <typename Items, typename Texts>
+void appendUnmapped(std::string &records, const TagLib::PropertyMap &props, const Items &items,
+                    TagLib::String (*propertyOf)(const TagLib::String &), Texts texts) {
+    const TagLib::StringList unsupported = props.unsupportedData();
+    for (auto it = items.begin(); it != items.end(); ++it) {
+        const TagLib::String key = propertyOf(it->first);
+        if (key.isEmpty() || props.contains(key) || !unsupported.contains(it->first)) continue;
+        const TagLib::StringList values = texts(it->second);
+        for (auto v = values.begin(); v != values.end(); ++v) append(records, key, *v);
+    }
+}
+
 }  // namespace
 
 extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
@@ -204,29 +219,22 @@ extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
         // read a second time under its upper-cased item name.
         if (auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
             if (mp4->tag()) {
-                const TagLib::StringList unsupported = props.unsupportedData();
-                const auto items = mp4->tag()->itemMap();
-                for (auto it = items.begin(); it != items.end(); ++it) {
-                    const TagLib::String key = mp4PropertyName(it->first);
-                    if (key.isEmpty() || props.contains(key) || !unsupported.contains(it->first)) continue;
-                    const auto values = it->second.toStringList();
-                    for (auto v = values.begin(); v != values.end(); ++v) append(records, key, *v);
-                }
+                appendUnmapped(records, props, mp4->tag()->itemMap(), mp4PropertyName,
+                               [](const TagLib::MP4::Item &item) { return item.toStringList(); });
             }
         }
         if (auto *asf = dynamic_cast<TagLib::ASF::File *>(file)) {
             if (asf->tag()) {
-                const TagLib::StringList unsupported = props.unsupportedData();
-                const auto &attributes = asf->tag()->attributeListMap();
-                for (auto it = attributes.begin(); it != attributes.end(); ++it) {
-                    const TagLib::String key = asfPropertyName(it->first);
-                    if (key.isEmpty() || props.contains(key) || !unsupported.contains(it->first)) continue;
-                    for (auto a = it->second.begin(); a != it->second.end(); ++a) {
-                        if (a->type() == TagLib::ASF::Attribute::UnicodeType && !a->toString().isEmpty()) {
-                            append(records, key, a->toString());
-                        }
-                    }
-                }
+                appendUnmapped(records, props, asf->tag()->attributeListMap(), asfPropertyName,
+                               [](const TagLib::ASF::AttributeList &attributes) {
+                                   TagLib::StringList texts;
+                                   for (auto a = attributes.begin(); a != attributes.end(); ++a) {
+                                       if (a->type() == TagLib::ASF::Attribute::UnicodeType && !a->toString().isEmpty()) {
+                                           texts.append(a->toString());
+                                       }
+                                   }
+                                   return texts;
+                               });
             }
         }
         // TagLib 1.13 reads only ID3 tags in TTA files, but FFmpeg and foobar2000 put an APEv2 tag at the end
