@@ -452,6 +452,13 @@ final class TagEditTests: XCTestCase {
     // An MP4 freeform item TagLib maps to a property (Picard's "MusicBrainz Track Id") was read twice: as
     // MUSICBRAINZ_TRACKID and again as "MUSICBRAINZ TRACK ID". Items it does not map (ReplayGain) still come
     // through under their own names.
+    /// The tags `tags show --json` gives for one library file.
+    private func shownTags(_ path: String) throws -> [String: [String]] {
+        let shown = try CLI.run(["--db", db, "--library", library, "tags", "show", "--json", path])
+        let object = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+        return try XCTUnwrap(object?["tags"] as? [String: [String]], shown.stdout + shown.stderr)
+    }
+
     func testMP4FreeformItemsAreReadOnce() throws {
         try Synth.write(Synth.sine(frequency: 440, seconds: 2, amplitude: 0.4), to: dir + "/src.wav", format: .wav16)
         XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav", "-c:a", "aac", library + "/c.m4a"]), 0)
@@ -459,9 +466,7 @@ final class TagEditTests: XCTestCase {
                                "--set", "REPLAYGAIN_TRACK_GAIN=-6.50 dB"])
         XCTAssertEqual(set.status, 0, set.stderr)
         XCTAssertEqual(try Mutagen.dump(library + "/c.m4a").tags["----:com.apple.iTunes:MusicBrainz Track Id"], ["tid-99"])
-        let shown = try CLI.run(["--db", db, "--library", library, "tags", "show", "--json", "c.m4a"])
-        let object = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
-        let tags = try XCTUnwrap(object?["tags"] as? [String: [String]], shown.stdout)
+        let tags = try shownTags("c.m4a")
         XCTAssertEqual(tags.keys.filter { $0.contains("MUSICBRAINZ") }, ["MUSICBRAINZ_TRACKID"])
         XCTAssertEqual(tags["MUSICBRAINZ_TRACKID"], ["tid-99"])
         XCTAssertEqual(tags["REPLAYGAIN_TRACK_GAIN"], ["-6.50 dB"])
@@ -476,9 +481,7 @@ final class TagEditTests: XCTestCase {
                                             "-metadata", "title=Kaze", "-metadata", "album_artist=Circle", "-metadata", "album=Reitaisai",
                                             library + "/a.tta"]), 0)
         XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
-        let shown = try CLI.run(["--db", db, "--library", library, "tags", "show", "--json", "a.tta"])
-        let tags = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])?["tags"]
-                                 as? [String: [String]], shown.stdout + shown.stderr)
+        let tags = try shownTags("a.tta")
         XCTAssertEqual(tags["TITLE"], ["Kaze"], "\(tags)")
         XCTAssertEqual(tags["ALBUM"], ["Reitaisai"], "\(tags)")
         XCTAssertEqual(tags["ALBUM_ARTIST"], ["Circle"], "\(tags)")
