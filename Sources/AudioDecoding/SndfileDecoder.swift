@@ -11,6 +11,9 @@ final class SndfileDecoder: AudioDecoder {
     private let channelOrder: [Int]?
     /// The frame count the header states: 0 for a WAV whose writer never filled the data size in.
     let headerFrames: Int64
+    /// libsndfile's "unknown" frame count (SF_COUNT_MAX): a FLAC streamed to a pipe (ffmpeg's `-f flac -`) states
+    /// no total; in Ogg, no end of stream was found.
+    private static let unknownLength = Int64.max
 
     init(path: String) throws {
         var info = SF_INFO()
@@ -30,9 +33,8 @@ final class SndfileDecoder: AudioDecoder {
         let subtype = info.format & Int32(SF_FORMAT_SUBMASK)
         let (codec, depth, isFloat) = Self.describe(major: major, subtype: subtype)
         headerFrames = Int64(info.frames)
-        // SF_COUNT_MAX (Int64.max) is libsndfile's "unknown": a FLAC streamed to a pipe (ffmpeg's `-f flac -`) states no total.
         var format = AudioFormat(sampleRate: Int(info.samplerate), channels: Int(info.channels), codec: codec,
-                                 frameCount: info.frames > 0 && info.frames < Int64.max ? Int64(info.frames) : nil,
+                                 frameCount: headerFrames > 0 && headerFrames != Self.unknownLength ? headerFrames : nil,
                                  bitDepth: depth,
                                  backend: "sndfile", floatSamples: isFloat)
         format.speakers = Self.speakers(file, path: path, format: format)
@@ -59,8 +61,8 @@ final class SndfileDecoder: AudioDecoder {
             damage = "decoding stopped: \(String(cString: sf_strerror(file)))"
         } else if let expected = format.frameCount, framesRead < expected {
             damage = "truncated: decoded \(framesRead) of \(expected) frames"
-        } else if headerFrames == Int64.max, format.codec == "vorbis" || format.codec == "opus" {
-            // In Ogg, libsndfile's "unknown" means it found no end of stream (the last page's position): cut short.
+        } else if headerFrames == Self.unknownLength, format.codec == "vorbis" || format.codec == "opus" {
+            // In Ogg, an unknown length means libsndfile found no end of stream (the last page's position): cut short.
             damage = "truncated: decoded \(framesRead) frames, and the Ogg stream's end is missing"
         }
         return 0

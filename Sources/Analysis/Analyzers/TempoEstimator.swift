@@ -252,7 +252,7 @@ public final class TempoEstimator: Analyzer {
         guard Self.value(acf, at: p / 2) < Self.halfTimeSubdivision * Self.value(acf, at: p), half >= minBPM,
               let bands = Backbeat.Bands(kick: kick, snare: snare, framesPerSecond: onsets.framesPerSecond) else { return bpm }
         let slower = bands.score(period: period(bpm: half))
-        return slower >= Self.backbeatEvidence && slower > bands.score(period: period(bpm: bpm)) ? half : bpm
+        return slower >= Self.backbeatEvidence && slower > bands.score(period: p) ? half : bpm
     }
 
     /// The other metrical level the evidence nearly equally supports, refined on its own peak; nil when
