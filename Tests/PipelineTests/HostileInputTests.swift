@@ -162,15 +162,18 @@ final class HostileInputTests: LibraryTestCase {
 
     // 13. 200,000 GENRE values: splitting them is linear (it was a `contains` over the growing list).
     // A playlist line starting with '#' is a comment to every M3U reader (Navidrome's too): a track under an
-    // artist folder named "#1 Dads" was dropped from the playlist that listed it.
-    func testPlaylistPathsStartingWithAHashStayPaths() {
+    // artist folder named "#1 Dads" was dropped from the playlist that listed it. Navidrome and Jellyfin trim
+    // each line, so a folder named " Intro" (or with a no-break space first) was looked up as "Intro".
+    func testPlaylistPathsStartingWithAHashOrASpaceStayPaths() {
         let tracks = [TrackInput(path: "#1 Dads/About Face/01 So Soldier.flac", title: "So Soldier", artist: "#1 Dads", duration: 200),
-                      TrackInput(path: "Line\nBreak/02.flac", duration: 100)]
+                      TrackInput(path: "Line\nBreak/02.flac", duration: 100),
+                      TrackInput(path: " Intro/03.flac", duration: 100), TrackInput(path: "\u{A0}Nbsp/04.flac", duration: 100)]
         let text = M3U.render(tracks, path: { $0.path })
         // A line break in a path cannot be written in M3U: that track is left out (written with a space for the
         // break, it had named "Line Break/02.flac", a file that does not exist).
-        XCTAssertEqual(text.split(separator: "\n").filter { !$0.hasPrefix("#") }, ["./#1 Dads/About Face/01 So Soldier.flac"])
-        XCTAssertEqual(text.components(separatedBy: "#EXTINF").count, 2, text)
+        XCTAssertEqual(text.split(separator: "\n").filter { !$0.hasPrefix("#") },
+                       ["./#1 Dads/About Face/01 So Soldier.flac", "./ Intro/03.flac", "./\u{A0}Nbsp/04.flac"])
+        XCTAssertEqual(text.components(separatedBy: "#EXTINF").count, 4, text)
     }
 
     func testManyGenreValuesAreHandledInLinearTime() {

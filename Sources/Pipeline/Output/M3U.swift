@@ -21,10 +21,11 @@ enum M3U {
     /// one is left out (written with the break as a space, it named a file that does not exist).
     static func canList(_ path: String) -> Bool { !path.contains(where: \.isNewline) }
 
-    /// A path starting with '#' (an artist folder named "#1 Dads") would read as a comment: "./" keeps it a path.
+    /// A path starting with '#' (an artist folder named "#1 Dads") would read as a comment, and one starting with
+    /// a space would lose it (Navidrome and Jellyfin trim each line): "./" keeps either the path it is.
     static func pathLine(_ path: String) -> String {
         let line = oneLine(path)
-        return line.hasPrefix("#") ? "./" + line : line
+        return line.hasPrefix("#") || line.first?.isWhitespace == true ? "./" + line : line
     }
 
     /// A tag with a line break would start a line the player reads as a path.
