@@ -228,11 +228,41 @@ final class TempoTests: XCTestCase {
         }
     }
 
+    /// Through a lossy codec a steady sound kept a tempo: the codec's noise, changing from one codec frame to the
+    /// next, hid the alternation of the partials' beating, which stayed as periodic as before (a chord in Opus
+    /// read as 95 BPM at confidence 0.80, a bass drone in AAC as 110 BPM at 0.63). Neither the beating nor the
+    /// noise has onsets that stand out, and without them there is no tempo.
+    func testSteadySoundsThroughALossyCodecHaveNoTempo() throws {
+        let folder = try Synth.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let rate = 48000.0, frames = 40 * 48000     // Opus takes 48 kHz
+        // A chord swelling and fading every 10 s, as a pad does; and a 55 Hz drone with its harmonics.
+        let chord: [Float] = (0..<frames).flatMap { i -> [Float] in
+            let t = Double(i) / rate
+            let v = Float(0.2 * (sin(2 * .pi * 220 * t) + sin(2 * .pi * 277.18 * t) + sin(2 * .pi * 329.63 * t))
+                          * (0.6 + 0.4 * sin(2 * .pi * 0.1 * t)))
+            return [v, v]
+        }
+        let drone: [Float] = (0..<frames).flatMap { i -> [Float] in
+            let t = Double(i) / rate
+            let v = Float(0.3 * [1.0, 0.6, 0.4, 0.3].enumerated().map { $1 * sin(2 * .pi * 55 * Double($0 + 1) * t) }.reduce(0, +))
+            return [v, v]
+        }
+        for (name, sound) in [("chord", chord), ("drone", drone)] {
+            for (ext, format) in [("ogg", Synth.FileFormat.oggVorbis), ("opus", .opus)] {
+                let path = "\(folder)/\(name).\(ext)"
+                try Synth.write(sound, to: path, format: format, sampleRate: 48000)
+                let r = tempo(try decodedSamples(path), rate: 48000)
+                XCTAssertNil(r.bpm, "the \(name) in \(ext) read as \(r.bpm ?? 0) BPM, confidence \(r.confidence)")
+            }
+        }
+    }
+
     /// The steady-tone gate is for tracks at ordinary levels: music that is merely quiet keeps its tempo.
     func testQuietMusicKeepsItsTempo() throws {
         let chords = Self.chords(bpm: 96, seconds: 40)
         let peak = chords.map(abs).max() ?? 1
-        for peakDBFS in [-40.0, -50.0, -55.0] {
+        for peakDBFS in [-25.0, -40.0, -50.0, -55.0] {
             let gain = Float(pow(10, peakDBFS / 20)) / peak
             let r = tempo(chords.map { $0 * gain })
             XCTAssertTrue(within(r.bpm, 96), "chords peaking at \(peakDBFS) dBFS measured \(String(describing: r.bpm))")
