@@ -127,7 +127,9 @@ struct TagsCommand: ParsableCommand {
                 from all the album's gating blocks; Opus files get R128_TRACK_GAIN / R128_ALBUM_GAIN (Q7.8, \
                 -23 LUFS). The key goes to INITIALKEY as "Am", "C#", "Ebm" (ID3 TKEY; MP4 freeform initialkey), and in \
                 FLAC, Ogg, Opus and APE tags to KEY as well, the field Navidrome reads there; \
-                a track whose key is unknown (atonal, silent) keeps its tag. Without --bpm, --replaygain or \
+                a track whose key is unknown (atonal, silent) keeps its tag. A track in which no tempo is found \
+                keeps its BPM tag too, unless that tag is the one an earlier write-analysis wrote: then it is \
+                removed (undo puts it back). Without --bpm, --replaygain or \
                 --key, all three. With --min-bpm-confidence 0.5, only tempi the analysis is sure of are written \
                 (at 0.5 or more, 88-100 % of held-out tracks were right; under it, a tempo can be twice or half \
                 the beat): what smart playlists filtering on BPM want.
@@ -153,7 +155,7 @@ struct TagsCommand: ParsableCommand {
             if key { fields.insert(.key) }
             try TagsCommand.run(.analysis(fields.isEmpty ? .all : fields, paths: paths.isEmpty ? nil : paths,
                                           minBPMConfidence: minBPMConfidence),
-                                command: "tags write-analysis", global: global, edit: edit)
+                                command: AnalysisTags.command, global: global, edit: edit)
         }
     }
 

@@ -284,6 +284,33 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "write-analysis", "--min-bpm-confidence", "1.5"]).status, 2)
     }
 
+    /// Tempo version 13 finds no tempo in steady sounds that earlier versions read as one (a chord in Opus as 95
+    /// BPM), but the BPM an earlier write-analysis wrote stayed in the file, where Navidrome's smart playlists
+    /// read it. It goes now; a BPM the user set stays, even the same value, and undo puts the removed one back.
+    func testABPMWriteAnalysisWroteGoesWhenNoTempoIsFoundNow() throws {
+        let steady = Synth.sine(frequency: 220, seconds: 10, amplitude: 0.3)
+        try Synth.write(steady, to: library + "/ours.flac", format: .flac16)
+        try Synth.write(steady, to: library + "/theirs.flac", format: .flac16)
+        let spindle = { (arguments: [String]) in try CLI.run(["--db", self.db, "--library", self.library] + arguments) }
+        XCTAssertEqual(try spindle(["analyze"]).status, 0)
+        // What an earlier tempo version had stored for both, written into the first by write-analysis.
+        let database = try SpindleDatabase(path: db)
+        try database.writer.write { db in try db.execute(sql: "UPDATE analysis SET bpm = 112, bpm_confidence = 0.6") }
+        XCTAssertEqual(try spindle(["tags", "write-analysis", "--bpm", "ours.flac"]).status, 0)
+        XCTAssertEqual(try spindle(["tags", "set", "theirs.flac", "--set", "BPM=112"]).status, 0)
+        // Measured again: no tempo.
+        XCTAssertEqual(try spindle(["analyze", "--force", "--only", "tempo"]).status, 0)
+        XCTAssertEqual(try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM analysis WHERE bpm IS NULL") }, 2)
+        let written = try spindle(["tags", "write-analysis", "--bpm"])
+        XCTAssertEqual(written.status, 0, written.stderr)
+        XCTAssertTrue((written.stdout + written.stderr).contains("1 file(s) lose the BPM tag an earlier write-analysis gave them"),
+                      written.stdout + written.stderr)
+        XCTAssertNil(try Mutagen.dump(library + "/ours.flac").tags["bpm"])
+        XCTAssertEqual(try Mutagen.dump(library + "/theirs.flac").tags["bpm"], ["112"])
+        XCTAssertEqual(try spindle(["tags", "undo", "--last"]).status, 0)
+        XCTAssertEqual(try Mutagen.dump(library + "/ours.flac").tags["bpm"], ["112"])
+    }
+
     /// TagLib 1.13 maps no ASF attribute to INITIALKEY or ReplayGain, so a WMA file's whole write failed ("this
     /// format cannot store"), its BPM with it. They go where Picard, foobar2000 and Navidrome put them:
     /// `WM/InitialKey` and attributes named as the property; an existing spelling is replaced, not doubled;

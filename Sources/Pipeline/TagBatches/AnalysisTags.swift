@@ -12,6 +12,9 @@ import Tagging
 /// whose tags are free-form fields (Vorbis comments, APEv2) to KEY as well: the name Picard writes there and
 /// Navidrome reads (its smart playlists filter on it), where INITIALKEY is Mixxx's and beets' name.
 public enum AnalysisTags {
+    /// The command journaled with each batch it writes: how a later run knows a tag is its own.
+    public static let command = "tags write-analysis"
+
     /// Which results to write.
     public struct Fields: OptionSet, Sendable {
         public let rawValue: Int
@@ -102,6 +105,8 @@ public enum AnalysisTags {
         var lufs: Double?
         var truePeakDB: Double?
         var album: AlbumKey?
+        /// The file's BPM tag is the one an earlier `write-analysis` wrote, and the tempo now measured is none.
+        var bpmWithdrawn = false
     }
 
     /// A tempo whose confidence is under `minBPMConfidence` is left out: Navidrome's smart playlists read the
@@ -110,7 +115,9 @@ public enum AnalysisTags {
                       rootPath: String) throws -> (edits: [(String, TagEdit)], notes: [String]) {
         let replayGain = fields.contains(.replayGain)
         // Gating blocks are fetched per album below, not for the whole library at once (tens of KB a track).
-        let rows = try database.writer.read { db in try AnalysisQueries.forTags(db, rootPath: rootPath) }
+        let (rows, bpmWrites) = try database.writer.read { db in
+            (try AnalysisQueries.forTags(db, rootPath: rootPath), try TagBatchQueries.lastWritten(db, key: "BPM"))
+        }
         let tagged = rows.map { row in row.album.map { AlbumKey(path: row.path, album: $0, albumArtist: row.albumArtist) } }
         let folderAlbums = AlbumKey.joiningTheirFolder(tagged.compactMap { $0 })
         let keys = tagged.map { key in key.map { folderAlbums[$0] ?? $0 } }
@@ -118,7 +125,7 @@ public enum AnalysisTags {
         let tracks = zip(rows, keys).map { row, key -> Track in
             Track(fileId: row.fileId, path: row.path, codec: row.codec, bpm: row.bpm, bpmConfidence: row.bpmConfidence,
                   key: row.key.flatMap(MusicalKey.init(name:)), lufs: row.lufs, truePeakDB: row.truePeakDB,
-                  album: key.flatMap { joined[$0] })
+                  album: key.flatMap { joined[$0] }, bpmWithdrawn: Self.withdrawsBPM(row, lastWrite: bpmWrites[row.fileId]))
         }
         var notes: [String] = []
         // Album loudness and peak over every track of the album in the library.
@@ -145,9 +152,13 @@ public enum AnalysisTags {
         }
         let wanted = paths.map(Set.init)
         var edits: [(String, TagEdit)] = []
-        var unsure = 0
+        var unsure = 0, withdrawn = 0
         for t in tracks where wanted?.contains(t.path) ?? true {
             var edit = TagEdit()
+            if fields.contains(.bpm), t.bpmWithdrawn {
+                edit.unset = ["BPM"]
+                withdrawn += 1
+            }
             if fields.contains(.bpm), let b = t.bpm {
                 if (t.bpmConfidence ?? 0) >= minBPMConfidence {
                     edit.set["BPM"] = [String(Int(b.rounded()))]
@@ -176,6 +187,9 @@ public enum AnalysisTags {
             }
             if !edit.isEmpty { edits.append((t.path, edit)) }
         }
+        if withdrawn > 0 {
+            notes.append("\(withdrawn) file(s) lose the BPM tag an earlier write-analysis gave them: no tempo is found in them now")
+        }
         if unsure > 0 {
             notes.append(String(format: "%d file(s) keep their BPM tag: tempo confidence under %.2f", unsure, minBPMConfidence))
         }
@@ -184,6 +198,15 @@ public enum AnalysisTags {
             for p in wanted.sorted() where !analysed.contains(p) { notes.append("\(p): not analysed yet; run `spindle analyze`") }
         }
         return (edits, notes)
+    }
+
+    /// Whether a track's BPM tag goes: the tempo analyzer now finds no tempo (a steady sound, which an earlier
+    /// version read as one), and the tag still holds what `write-analysis` last wrote there. A BPM the user set,
+    /// with Spindle or another tagger, stays.
+    static func withdrawsBPM(_ row: AnalysisQueries.ForTags, lastWrite: (values: [String]?, command: String)?) -> Bool {
+        guard row.tempoMeasured, row.bpm == nil, let tagged = row.taggedBPM, let lastWrite, lastWrite.command == command,
+              let written = lastWrite.values, written.count == 1, let value = Double(written[0]) else { return false }
+        return value == tagged
     }
 
     /// Extensions of the formats TagLib tags with Vorbis comments (FLAC, Ogg) or APEv2 (WavPack, Monkey's Audio,

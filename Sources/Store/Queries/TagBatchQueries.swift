@@ -39,6 +39,19 @@ public enum TagBatchQueries {
             .order(Column("id").desc).fetchOne(db)
     }
 
+    /// Each file's latest written value of `key` (nil: the key was removed) and the command that wrote it.
+    public static func lastWritten(_ db: Database, key: String) throws -> [Int64: (values: [String]?, command: String)] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT e.file_id, e.new_values, b.command FROM tag_edits e JOIN tag_batches b ON b.id = e.batch_id
+            WHERE e.id IN (SELECT max(id) FROM tag_edits WHERE key = ? AND status = 'applied' AND file_id IS NOT NULL
+                           GROUP BY file_id)
+            """, arguments: [key])
+        return rows.reduce(into: [:]) { out, row in
+            let values = (row[1] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+            out[row[0]] = (values, row[2])
+        }
+    }
+
     /// The edits of a batch that were written and not yet undone, by path then key.
     public static func applied(_ db: Database, batch: Int64) throws -> [TagEditRecord] {
         try TagEditRecord.filter(Column("batch_id") == batch && Column("status") == TagEditRecord.Status.applied.rawValue)
