@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import TestSupport
 import XCTest
 
@@ -137,6 +138,27 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(object["status"] as? String, "error")
         XCTAssertTrue(object["error"] is String)
         XCTAssertTrue(object["bpm"] is NSNull)
+    }
+
+    /// After an upgrade that changes an analyzer, the whole library is due again, and `status` said only
+    /// "3 pending": it and `analyze` now say which analyzer and for how many files (only that one runs).
+    func testFilesDueForANewerAnalyzerAreSaidToBe() throws {
+        let db = dir + "/db/spindle.db"
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "analyze"]).status, 0)
+        // As an older Spindle left them: tempo results of its version 1.
+        try DatabaseQueue(path: db).write { db in
+            try db.execute(sql: "UPDATE analysis SET analyzer_versions = json_set(analyzer_versions, '$.tempo', 1)")
+        }
+        let status = try CLI.run(["--db", db, "status"]).stdout
+        XCTAssertTrue(status.contains("0 current, 3 pending (for newer analyzers: tempo 3)"), status)
+        XCTAssertEqual(try json(try CLI.run(["--db", db, "status", "--json"]).stdout)["pending_for_newer_analyzers"] as? [String: Int],
+                       ["tempo": 3])
+        let analyze = try CLI.run(["--db", db, "--library", library, "analyze"])
+        XCTAssertEqual(analyze.status, 0, analyze.stderr)
+        XCTAssertTrue(analyze.stderr.contains("analyzers newer than these files' results, run on them alone: tempo 3"), analyze.stderr)
+        let after = try json(try CLI.run(["--db", db, "status", "--json"]).stdout)
+        XCTAssertEqual(after["pending_for_newer_analyzers"] as? [String: Int], [:])
+        XCTAssertEqual(after["analysed"] as? Int, 3)
     }
 
     func testScanAnalyzeStatusWithGlobalOptionsBeforeTheCommand() throws {

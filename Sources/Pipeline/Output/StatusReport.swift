@@ -22,6 +22,9 @@ public struct StatusReport: Sendable {
         })
     }
 
+    /// Per analyzer, the files due because it changed since they were analysed (after an upgrade).
+    var newerAnalyzers: [String: Int] { AnalyzerUpdates.count(snapshot.storedVersions, versions: AnalyzerRegistry.versions) }
+
     public func json() -> JSONValue {
         let s = snapshot
         let iso = ISO8601DateFormatter()
@@ -51,16 +54,18 @@ public struct StatusReport: Sendable {
             ("tracks", .from(s.tracks)),
             ("roots", .array(s.roots.map { .string($0) })),
             ("feature_vectors", .from(s.featureVectors)),
+            ("pending_for_newer_analyzers", .object(newerAnalyzers.sorted { $0.key < $1.key }.map { ($0.key, .from($0.value)) })),
         ])
     }
 
     public func text() -> String {
         let s = snapshot
-        let roots = s.roots, failures = s.failures
+        let roots = s.roots, failures = s.failures, newer = newerAnalyzers
         var lines = [
             "library:   \(roots.isEmpty ? "(none scanned yet)" : roots.joined(separator: ", "))",
             "files:     \(s.filesPresent) present, \(s.filesMissing) missing, \(s.tracks) with tags",
-            "analysis:  \(analysed) current, \(pending) pending, \(Set(failures.filter { $0.stage == "analyze" }.map(\.path)).count) failing",
+            "analysis:  \(analysed) current, \(pending) pending\(newer.isEmpty ? "" : " (for newer analyzers: \(AnalyzerUpdates.text(newer)))"), "
+                + "\(Set(failures.filter { $0.stage == "analyze" }.map(\.path)).count) failing",
             "features:  \(s.featureVectors) feature vectors (for similarity and clusters)",
         ]
         if !failures.isEmpty {

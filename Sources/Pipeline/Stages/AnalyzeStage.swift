@@ -36,6 +36,10 @@ public enum AnalyzeStage {
         }
         var report = Report()
         guard !files.isEmpty else { return report }
+        let updates = AnalyzerUpdates.count(files.map { ($0.currentVersions, 1) }, versions: versions)
+        if !updates.isEmpty {
+            logLine("analyze: analyzers newer than these files' results, run on them alone: \(AnalyzerUpdates.text(updates))")
+        }
         try context.journal.plan(fileIds: files.map(\.fileId))
         let runtime = context.settings.runtime
         // Largest first: the long files start early instead of leaving one worker busy at the end.

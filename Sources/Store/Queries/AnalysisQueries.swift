@@ -127,6 +127,16 @@ public enum AnalysisQueries {
         try db.execute(sql: "UPDATE analysis SET analyzed_at = ? WHERE file_id = ?", arguments: [Date(), target])
     }
 
+    /// The analyzer versions stored for present files' present content, each set with how many files hold it
+    /// (a library holds a handful of sets, so this reads 100,000 rows without decoding each).
+    public static func storedVersions(_ db: Database) throws -> [(versions: [String: Int], files: Int)] {
+        try Row.fetchAll(db, sql: """
+            SELECT a.analyzer_versions, COUNT(*) FROM analysis a JOIN files f ON f.id = a.file_id
+            WHERE f.status = 'present' AND a.content_key IS f.content_key AND a.analyzer_versions IS NOT NULL
+            GROUP BY a.analyzer_versions
+            """).map { (AnalysisVersions.decode($0[0]), $0[1]) }
+    }
+
     /// Counts of present files whose analysis is current and ok, and of those whose analysis is due.
     public static func counts(_ db: Database, versions: [String: Int]) throws -> (current: Int, pending: Int) {
         let current = Self.current(versions)

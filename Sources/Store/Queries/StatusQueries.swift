@@ -10,6 +10,9 @@ public struct StatusSnapshot: Sendable {
     public var tracks = 0
     public var analysed = 0
     public var pending = 0
+    /// The analyzer versions stored for present files, each with how many files hold it (which analyzers
+    /// changed since they were analysed).
+    public var storedVersions: [(versions: [String: Int], files: Int)] = []
     /// Present files with a current feature vector (for similarity and clustering).
     public var featureVectors = 0
     /// The latest outcome of each (file, stage) that failed, then the walk's unindexable entries.
@@ -30,6 +33,7 @@ public enum StatusQueries {
             SELECT COUNT(*) FROM tracks t JOIN files f ON f.id = t.file_id WHERE f.status = 'present' AND t.error IS NULL
             """) ?? 0
         (s.analysed, s.pending) = try AnalysisQueries.counts(db, versions: versions)
+        s.storedVersions = try AnalysisQueries.storedVersions(db)
         s.featureVectors = try AnalysisQueries.featureVectorCount(db)
         s.failures = try Row.fetchAll(db, sql: """
             SELECT f.path, rf.stage, rf.error FROM run_files rf JOIN files f ON f.id = rf.file_id
