@@ -71,6 +71,10 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(max(bpm, alternative) / min(bpm, alternative), 2, accuracy: 0.08)
         let text = try CLI.run(["inspect", dir + "/accented.flac"])
         XCTAssertTrue(text.stdout.contains(String(format: "or %.2f BPM at another metrical level", alternative)), text.stdout)
+        // A steady tone has no tempo, and the text says so (it had printed "— (confidence 0.00), first beat —").
+        try Synth.write(Synth.sine(frequency: 440, seconds: 10), to: dir + "/tone.flac", format: .flac16)
+        let tone = try CLI.run(["inspect", dir + "/tone.flac"]).stdout
+        XCTAssertTrue(tone.contains("tempo:      none: no onsets stand out as beats"), tone)
     }
 
     // Loudness weighed the channels by their count alone, where ffmpeg's ebur128 weighs them by the layout the

@@ -69,7 +69,9 @@ public enum InspectReport {
         var lines = ["\(path)",
                      "  format:     \(format.codec), \(format.sampleRate) Hz, \(format.channels) ch, \(f(o.durationSeconds, "s", 3))"]
         if let damage = o.damage { lines.append("  partial:    \(TerminalText.safe(damage))") }
-        if let t = o.analysis?.tempo {
+        if let t = o.analysis?.tempo, t.bpm == nil {
+            lines.append("  tempo:      none: no onsets stand out as beats (a steady sound, noise, silence, or under 4 s)")
+        } else if let t = o.analysis?.tempo {
             let runnerUp = t.alternative.map { ", or \(f($0, "BPM")) at another metrical level" } ?? ""
             lines.append("  tempo:      \(f(t.bpm, "BPM")) (confidence \(String(format: "%.2f", t.confidence))\(runnerUp)), first beat \(f(t.firstBeat, "s", 3))")
         }
