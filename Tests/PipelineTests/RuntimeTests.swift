@@ -39,6 +39,16 @@ final class RuntimeTests: XCTestCase {
         return Dictionary(list.map { ($0["path"] as! String, $0["error"] as! String) }, uniquingKeysWith: { a, _ in a })
     }
 
+    /// The id of the latest run the database holds (0 before the database or its first run exists).
+    func latestRun() throws -> Int64 {
+        guard FileManager.default.fileExists(atPath: db) else { return 0 }
+        var configuration = Configuration()
+        configuration.readonly = true
+        return (try? DatabaseQueue(path: db, configuration: configuration).read { db in
+            try Int64.fetchOne(db, sql: "SELECT max(id) FROM runs")
+        }) ?? 0
+    }
+
     /// Results per path, as a comparable snapshot of the analysis table.
     func results() throws -> [String: String] {
         let database = try SpindleDatabase(path: db)
@@ -127,8 +137,12 @@ final class RuntimeTests: XCTestCase {
         let reference = try results()
         db = saved
         XCTAssertEqual(reference.count, 10)
-        for delay in [0.3, 1.2, 2.5] {
+        // Each kill lands a while after the run has recorded itself (a kill timed from the start had, on a loaded
+        // machine, landed before the run began, and on a fast one after it ended, so no run was interrupted).
+        for delay in [0, 0.3, 1.0] {
+            let before = try latestRun()
             let run = try CLI.start(["--db", db, "--library", library, "analyze", "--jobs", "1"])
+            while run.isRunning, try latestRun() == before { Thread.sleep(forTimeInterval: 0.01) }
             Thread.sleep(forTimeInterval: delay)
             kill(run.processIdentifier, SIGKILL)
             run.waitUntilExit()
