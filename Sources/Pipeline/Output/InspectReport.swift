@@ -69,11 +69,10 @@ public enum InspectReport {
         var lines = ["\(path)",
                      "  format:     \(format.codec), \(format.sampleRate) Hz, \(format.channels) ch, \(f(o.durationSeconds, "s", 3))"]
         if let damage = o.damage { lines.append("  partial:    \(TerminalText.safe(damage))") }
-        if let t = o.analysis?.tempo, t.bpm == nil {
-            lines.append("  tempo:      none: no onsets stand out as beats (a steady sound, noise, silence, or under 4 s)")
-        } else if let t = o.analysis?.tempo {
+        if let t = o.analysis?.tempo {
             let runnerUp = t.alternative.map { ", or \(f($0, "BPM")) at another metrical level" } ?? ""
-            lines.append("  tempo:      \(f(t.bpm, "BPM")) (confidence \(String(format: "%.2f", t.confidence))\(runnerUp)), first beat \(f(t.firstBeat, "s", 3))")
+            lines.append(t.bpm == nil ? "  tempo:      none: no onsets stand out as beats (a steady sound, noise, silence, or under 4 s)"
+                : "  tempo:      \(f(t.bpm, "BPM")) (confidence \(String(format: "%.2f", t.confidence))\(runnerUp)), first beat \(f(t.firstBeat, "s", 3))")
         }
         if let l = o.analysis?.loudness {
             lines.append("  loudness:   \(f(l.integratedLUFS, "LUFS")), range \(f(l.rangeLU, "LU")), true peak \(f(l.truePeakDBTP, "dBTP")), sample peak \(f(l.samplePeakDBFS, "dBFS")), ReplayGain \(f(l.replayGainDB, "dB"))")
