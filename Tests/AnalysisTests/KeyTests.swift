@@ -61,6 +61,16 @@ final class KeyTests: XCTestCase {
                             Synth.sine(frequency: 329.6, seconds: 10, sampleRate: 22050, amplitude: 0.2)),
                         Synth.sine(frequency: 392, seconds: 10, sampleRate: 22050, amplitude: 0.2)).map { $0.0 + $0.1 + $1 }
         XCTAssertEqual(try XCTUnwrap(key(triad)).key, MusicalKey(tonic: 0, minor: false))
+        // Nor a note with its harmonics (it had read as the minor key a fifth below: an A as D minor), while a
+        // drone under a melody keeps the key.
+        for note in [33, 45, 48, 52, 55] {
+            for timbre in [Synth.Timbre.organ, .plucked] {
+                let found = key(Synth.chords([[note]], beat: 10, timbre: timbre))
+                XCTAssertNil(found, "MIDI note \(note), \(timbre): \(found?.key.name ?? "")")
+            }
+        }
+        let melody = [69, 71, 73, 74, 76, 78, 80, 81, 76, 73, 69, 74, 73, 71, 69].map { [45, $0] }
+        XCTAssertEqual(key(Synth.chords(melody, timbre: .organ))?.key, MusicalKey(tonic: 9, minor: false))
     }
 
     func testNamesAndTagValuesRoundTrip() {

@@ -37,7 +37,7 @@ public final class FeatureAnalyzer: Analyzer {
 
     public func finish() -> FeatureResult {
         let chroma = pitch.chroma()
-        let estimate = chroma.flatMap(KeyFinder.estimate)
+        let estimate = pitch.directChroma().map(KeyFinder.isLoneNote) == true ? nil : chroma.flatMap(KeyFinder.estimate)
         var result = FeatureResult(key: estimate?.key, keyStrength: estimate?.strength)
         guard let t = timbre.finish() else { return result }
         let tonic = estimate?.key.tonic ?? 0
@@ -52,7 +52,7 @@ public final class FeatureAnalyzer: Analyzer {
 
 extension FeatureAnalyzer {
     public static let entry = AnalyzerEntry(
-        name: "features", version: 2, needsMono: true,
+        name: "features", version: 3, needsMono: true,
         outputs: ["key", "key_strength", "features"],
         make: { format, _ in FeatureAnalyzer(format: format) },
         values: { r in

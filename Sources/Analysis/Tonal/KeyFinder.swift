@@ -18,6 +18,24 @@ enum KeyFinder {
     static let minimumPitchClasses = 3
     static let pitchClassShare = 0.05
 
+    /// A lone note with its harmonics (an organ pedal, a bass drone) is no key either, but it fills three pitch
+    /// classes and more: its 3rd harmonic is its fifth, the 5th its major third, the 7th its minor seventh, and the
+    /// subharmonic credit lends the fifth below it a share. Every such note of 4 or 8 harmonics read as the minor
+    /// key a fifth below it (an A drone as D minor, at 0.65). Of the peaks' own positions (`directChroma`, no
+    /// subharmonic credit), its pitch class holds 68–85 % and those of harmonics 1–8 all of it; in music at most
+    /// 49 % and 81 % (the 342 files of the development set and the tempo corpus, recorded drones among them).
+    static let loneNoteShare = 0.6
+    static let harmonicSeriesShare = 0.95
+    /// Pitch classes of harmonics 1–8 above the note's own: the octaves, the fifth, the major third, the minor seventh.
+    static let harmonicPitchClasses = [0, 7, 4, 10]
+
+    /// Whether the peaks' own pitch classes (summing to 1) are one note and its harmonics.
+    static func isLoneNote(_ direct: [Double]) -> Bool {
+        guard direct.count == 12, let note = direct.indices.max(by: { direct[$0] < direct[$1] }) else { return false }
+        let series = harmonicPitchClasses.map { direct[(note + $0) % 12] }.reduce(0, +)
+        return direct[note] >= loneNoteShare && series >= harmonicSeriesShare
+    }
+
     struct Estimate: Equatable {
         var key: MusicalKey
         var strength: Double

@@ -100,7 +100,14 @@ final class PitchClassProfile {
     }
 
     /// The 12 pitch classes (C first), summing to 1, or nil when no frame had sound.
-    func chroma() -> [Double]? {
+    func chroma() -> [Double]? { folded(fine) }
+
+    /// The same of the peaks' own positions, without the subharmonics they also count for: what a lone note's
+    /// harmonics look like as they are.
+    func directChroma() -> [Double]? { folded(direct) }
+
+    /// Fine bins folded onto 12 pitch classes around the tuning, summing to 1.
+    private func folded(_ fine: [Double]) -> [Double]? {
         guard frames > 0 else { return nil }
         var classes = [Double](repeating: 0, count: 12)
         let shift = tuning
