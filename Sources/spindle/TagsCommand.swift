@@ -128,8 +128,8 @@ struct TagsCommand: ParsableCommand {
                 -23 LUFS). The key goes to INITIALKEY as "Am", "C#", "Ebm" (ID3 TKEY; MP4 freeform initialkey), and in \
                 FLAC, Ogg, Opus and APE tags to KEY as well, the field Navidrome reads there; \
                 a track whose key is unknown (atonal, silent) keeps its tag. A track in which no tempo is found \
-                keeps its BPM tag too, unless that tag is the one an earlier write-analysis wrote: then it is \
-                removed (undo puts it back). Without --bpm, --replaygain or \
+                keeps its BPM tag too. Either tag goes when it is the one an earlier write-analysis wrote (an \
+                earlier version read a steady sound's tempo, or a drone's key); undo puts it back. Without --bpm, --replaygain or \
                 --key, all three. With --min-bpm-confidence 0.5, only tempi the analysis is sure of are written \
                 (at 0.5 or more, 88-100 % of held-out tracks were right; under it, a tempo can be twice or half \
                 the beat): what smart playlists filtering on BPM want.

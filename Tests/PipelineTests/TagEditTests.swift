@@ -285,30 +285,38 @@ final class TagEditTests: XCTestCase {
     }
 
     /// Tempo version 13 finds no tempo in steady sounds that earlier versions read as one (a chord in Opus as 95
-    /// BPM), but the BPM an earlier write-analysis wrote stayed in the file, where Navidrome's smart playlists
-    /// read it. It goes now; a BPM the user set stays, even the same value, and undo puts the removed one back.
-    func testABPMWriteAnalysisWroteGoesWhenNoTempoIsFoundNow() throws {
+    /// BPM), and features version 3 no key in a lone note (an A drone had read as D minor), but the BPM and key an
+    /// earlier write-analysis wrote stayed in the files, where Navidrome's smart playlists read them. They go now;
+    /// values the user set stay, even the same ones, and undo puts the removed ones back.
+    func testTagsWriteAnalysisWroteGoWhenTheAnalysisNoLongerSupportsThem() throws {
         let steady = Synth.sine(frequency: 220, seconds: 10, amplitude: 0.3)
         try Synth.write(steady, to: library + "/ours.flac", format: .flac16)
         try Synth.write(steady, to: library + "/theirs.flac", format: .flac16)
         let spindle = { (arguments: [String]) in try CLI.run(["--db", self.db, "--library", self.library] + arguments) }
         XCTAssertEqual(try spindle(["analyze"]).status, 0)
-        // What an earlier tempo version had stored for both, written into the first by write-analysis.
+        // What earlier versions had stored for both, written into the first by write-analysis.
         let database = try SpindleDatabase(path: db)
-        try database.writer.write { db in try db.execute(sql: "UPDATE analysis SET bpm = 112, bpm_confidence = 0.6") }
-        XCTAssertEqual(try spindle(["tags", "write-analysis", "--bpm", "ours.flac"]).status, 0)
-        XCTAssertEqual(try spindle(["tags", "set", "theirs.flac", "--set", "BPM=112"]).status, 0)
-        // Measured again: no tempo.
-        XCTAssertEqual(try spindle(["analyze", "--force", "--only", "tempo"]).status, 0)
-        XCTAssertEqual(try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM analysis WHERE bpm IS NULL") }, 2)
-        let written = try spindle(["tags", "write-analysis", "--bpm"])
+        try database.writer.write { db in try db.execute(sql: "UPDATE analysis SET bpm = 112, bpm_confidence = 0.6, key = 'D minor'") }
+        XCTAssertEqual(try spindle(["tags", "write-analysis", "--bpm", "--key", "ours.flac"]).status, 0)
+        var ours = try Mutagen.dump(library + "/ours.flac").tags
+        XCTAssertEqual([ours["bpm"], ours["initialkey"], ours["key"]], [["112"], ["Dm"], ["Dm"]])
+        XCTAssertEqual(try spindle(["tags", "set", "theirs.flac", "--set", "BPM=112", "--set", "INITIALKEY=Dm"]).status, 0)
+        // Measured again: no tempo, no key.
+        XCTAssertEqual(try spindle(["analyze", "--force", "--only", "tempo,features"]).status, 0)
+        XCTAssertEqual(try database.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM analysis WHERE bpm IS NULL AND key IS NULL")
+        }, 2)
+        let written = try spindle(["tags", "write-analysis", "--bpm", "--key"])
         XCTAssertEqual(written.status, 0, written.stderr)
-        XCTAssertTrue((written.stdout + written.stderr).contains("1 file(s) lose the BPM tag an earlier write-analysis gave them"),
+        XCTAssertTrue((written.stdout + written.stderr).contains("1 file(s) lose a BPM or key tag an earlier write-analysis gave them"),
                       written.stdout + written.stderr)
-        XCTAssertNil(try Mutagen.dump(library + "/ours.flac").tags["bpm"])
-        XCTAssertEqual(try Mutagen.dump(library + "/theirs.flac").tags["bpm"], ["112"])
+        ours = try Mutagen.dump(library + "/ours.flac").tags
+        XCTAssertEqual([ours["bpm"], ours["initialkey"], ours["key"]], [nil, nil, nil], "\(ours)")
+        let theirs = try Mutagen.dump(library + "/theirs.flac").tags
+        XCTAssertEqual([theirs["bpm"], theirs["initialkey"]], [["112"], ["Dm"]])
         XCTAssertEqual(try spindle(["tags", "undo", "--last"]).status, 0)
-        XCTAssertEqual(try Mutagen.dump(library + "/ours.flac").tags["bpm"], ["112"])
+        ours = try Mutagen.dump(library + "/ours.flac").tags
+        XCTAssertEqual([ours["bpm"], ours["initialkey"], ours["key"]], [["112"], ["Dm"], ["Dm"]])
     }
 
     /// TagLib 1.13 maps no ASF attribute to INITIALKEY or ReplayGain, so a WMA file's whole write failed ("this

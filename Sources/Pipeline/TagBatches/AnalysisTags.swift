@@ -105,8 +105,8 @@ public enum AnalysisTags {
         var lufs: Double?
         var truePeakDB: Double?
         var album: AlbumKey?
-        /// The file's BPM tag is the one an earlier `write-analysis` wrote, and the tempo now measured is none.
-        var bpmWithdrawn = false
+        /// Tags an earlier `write-analysis` wrote that the analysis no longer supports (`withdrawn`).
+        var withdrawn: [String] = []
     }
 
     /// A tempo whose confidence is under `minBPMConfidence` is left out: Navidrome's smart playlists read the
@@ -115,8 +115,9 @@ public enum AnalysisTags {
                       rootPath: String) throws -> (edits: [(String, TagEdit)], notes: [String]) {
         let replayGain = fields.contains(.replayGain)
         // Gating blocks are fetched per album below, not for the whole library at once (tens of KB a track).
-        let (rows, bpmWrites) = try database.writer.read { db in
-            (try AnalysisQueries.forTags(db, rootPath: rootPath), try TagBatchQueries.lastWritten(db, key: "BPM"))
+        let (rows, lastWrites) = try database.writer.read { db in
+            (try AnalysisQueries.forTags(db, rootPath: rootPath),
+             try Dictionary(uniqueKeysWithValues: AnalysisQueries.withdrawableTags.map { ($0, try TagBatchQueries.lastWritten(db, key: $0)) }))
         }
         let tagged = rows.map { row in row.album.map { AlbumKey(path: row.path, album: $0, albumArtist: row.albumArtist) } }
         let folderAlbums = AlbumKey.joiningTheirFolder(tagged.compactMap { $0 })
@@ -125,7 +126,7 @@ public enum AnalysisTags {
         let tracks = zip(rows, keys).map { row, key -> Track in
             Track(fileId: row.fileId, path: row.path, codec: row.codec, bpm: row.bpm, bpmConfidence: row.bpmConfidence,
                   key: row.key.flatMap(MusicalKey.init(name:)), lufs: row.lufs, truePeakDB: row.truePeakDB,
-                  album: key.flatMap { joined[$0] }, bpmWithdrawn: Self.withdrawsBPM(row, lastWrite: bpmWrites[row.fileId]))
+                  album: key.flatMap { joined[$0] }, withdrawn: Self.withdrawn(row, lastWrites: lastWrites))
         }
         var notes: [String] = []
         // Album loudness and peak over every track of the album in the library.
@@ -155,10 +156,8 @@ public enum AnalysisTags {
         var unsure = 0, withdrawn = 0
         for t in tracks where wanted?.contains(t.path) ?? true {
             var edit = TagEdit()
-            if fields.contains(.bpm), t.bpmWithdrawn {
-                edit.unset = ["BPM"]
-                withdrawn += 1
-            }
+            edit.unset = t.withdrawn.filter { fields.contains($0 == "BPM" ? .bpm : .key) }
+            if !edit.unset.isEmpty { withdrawn += 1 }
             if fields.contains(.bpm), let b = t.bpm {
                 if (t.bpmConfidence ?? 0) >= minBPMConfidence {
                     edit.set["BPM"] = [String(Int(b.rounded()))]
@@ -188,7 +187,7 @@ public enum AnalysisTags {
             if !edit.isEmpty { edits.append((t.path, edit)) }
         }
         if withdrawn > 0 {
-            notes.append("\(withdrawn) file(s) lose the BPM tag an earlier write-analysis gave them: no tempo is found in them now")
+            notes.append("\(withdrawn) file(s) lose a BPM or key tag an earlier write-analysis gave them: no tempo or key is found in them now")
         }
         if unsure > 0 {
             notes.append(String(format: "%d file(s) keep their BPM tag: tempo confidence under %.2f", unsure, minBPMConfidence))
@@ -200,13 +199,16 @@ public enum AnalysisTags {
         return (edits, notes)
     }
 
-    /// Whether a track's BPM tag goes: the tempo analyzer now finds no tempo (a steady sound, which an earlier
-    /// version read as one), and the tag still holds what `write-analysis` last wrote there. A BPM the user set,
-    /// with Spindle or another tagger, stays.
-    static func withdrawsBPM(_ row: AnalysisQueries.ForTags, lastWrite: (values: [String]?, command: String)?) -> Bool {
-        guard row.tempoMeasured, row.bpm == nil, let tagged = row.taggedBPM, let lastWrite, lastWrite.command == command,
-              let written = lastWrite.values, written.count == 1, let value = Double(written[0]) else { return false }
-        return value == tagged
+    /// The tags of a track that go: its BPM when the tempo analyzer now finds no tempo (a steady sound, which
+    /// tempo version 12 read as one), its key tags when the features analyzer finds no key (a drone, which
+    /// features version 2 read as the key a fifth below), each only while it still holds what `write-analysis`
+    /// last wrote there. A value the user set, with Spindle or another tagger, stays.
+    static func withdrawn(_ row: AnalysisQueries.ForTags, lastWrites: [String: [Int64: (values: [String]?, command: String)]]) -> [String] {
+        AnalysisQueries.withdrawableTags.filter { name in
+            let unsupported = name == "BPM" ? row.tempoMeasured && row.bpm == nil : row.keyMeasured && row.key == nil
+            guard unsupported, let tagged = row.tagged[name], let last = lastWrites[name]?[row.fileId] else { return false }
+            return last.command == command && last.values == [tagged]
+        }
     }
 
     /// Extensions of the formats TagLib tags with Vorbis comments (FLAC, Ogg) or APEv2 (WavPack, Monkey's Audio,
