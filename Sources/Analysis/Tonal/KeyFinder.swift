@@ -23,7 +23,9 @@ enum KeyFinder {
     /// subharmonic credit lends the fifth below it a share. Every such note of 4 or 8 harmonics read as the minor
     /// key a fifth below it (an A drone as D minor, at 0.65). Of the peaks' own positions (`directChroma`, no
     /// subharmonic credit), its pitch class holds 68–85 % and those of harmonics 1–8 all of it; in music at most
-    /// 49 % and 81 % (the 342 files of the development set and the tempo corpus, recorded drones among them).
+    /// 49 % and 81 % (the 342 files of the development set and the tempo corpus, ambient soundtracks among them).
+    /// A note with 16 strong harmonics is not caught (1/n amplitudes: 57 % and 90 %, still read a fifth below);
+    /// thresholds that low would come within a few points of that music.
     static let loneNoteShare = 0.6
     static let harmonicSeriesShare = 0.95
     /// Pitch classes of harmonics 1–8 above the note's own: the octaves, the fifth, the major third, the minor seventh.
