@@ -287,21 +287,25 @@ public enum AnalysisQueries {
     public static let withdrawableTags = ["BPM", "INITIALKEY", "KEY"]
 
     public static func forTags(_ db: Database, rootPath: String) throws -> [ForTags] {
-        try Row.fetchAll(db, sql: """
+        // Columns 13… hold `withdrawableTags`, in order.
+        func tagged(_ row: Row) -> [String: String] {
+            Dictionary(uniqueKeysWithValues: withdrawableTags.enumerated().compactMap { i, name in
+                (row[13 + i] as String?).map { (name, $0) }
+            })
+        }
+        return try Row.fetchAll(db, sql: """
             SELECT f.id, f.path, a.codec, a.bpm, a.lufs_integrated, a.true_peak_dbtp,
                    t.album, t.album_artist, a.key, a.bpm_confidence, t.musicbrainz_album_id,
                    json_extract(a.analyzer_versions, '$.tempo') IS NOT NULL,
                    json_extract(a.analyzer_versions, '$.features') IS NOT NULL,
-                   json_extract(t.properties, '$.BPM[0]'), json_extract(t.properties, '$.INITIALKEY[0]'),
-                   json_extract(t.properties, '$.KEY[0]')
+                   \(withdrawableTags.map { "json_extract(t.properties, '$.\($0)[0]')" }.joined(separator: ", "))
             FROM files f JOIN library_roots r ON r.id = f.root_id
             JOIN analysis a ON a.file_id = f.id AND a.status = 'ok' LEFT JOIN tracks t ON t.file_id = f.id
             WHERE r.path = ? AND f.status = 'present' ORDER BY f.path
             """, arguments: [rootPath]).map {
             ForTags(fileId: $0[0], path: $0[1], codec: $0[2], bpm: $0[3], bpmConfidence: $0[9], key: $0[8], lufs: $0[4], truePeakDB: $0[5],
                     album: $0[6], albumArtist: $0[7], musicbrainzAlbumId: $0[10], tempoMeasured: $0[11], keyMeasured: $0[12],
-                    tagged: Dictionary(uniqueKeysWithValues: zip(withdrawableTags, [$0[13], $0[14], $0[15]] as [String?])
-                        .compactMap { name, value in value.map { (name, $0) } }))
+                    tagged: tagged($0))
         }
     }
 }
