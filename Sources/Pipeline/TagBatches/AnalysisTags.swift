@@ -203,11 +203,11 @@ public enum AnalysisTags {
     /// tempo version 12 read as one), its key tags when the features analyzer finds no key (a drone, which
     /// features version 2 read as the key a fifth below), each only while it still holds what `write-analysis`
     /// last wrote there. A value the user set, with Spindle or another tagger, stays.
-    static func withdrawn(_ row: AnalysisQueries.ForTags, lastWrites: [String: [Int64: (values: [String]?, command: String)]]) -> [String] {
+    static func withdrawn(_ row: AnalysisQueries.ForTags, lastWrites: [String: [Int64: (newValues: String?, command: String)]]) -> [String] {
         AnalysisQueries.withdrawableTags.filter { name in
             let unsupported = name == "BPM" ? row.tempoMeasured && row.bpm == nil : row.keyMeasured && row.key == nil
             guard unsupported, let tagged = row.tagged[name], let last = lastWrites[name]?[row.fileId] else { return false }
-            return last.command == command && last.values == [tagged]
+            return last.command == command && TagBatch.values(last.newValues) == [tagged]
         }
     }
 

@@ -39,17 +39,15 @@ public enum TagBatchQueries {
             .order(Column("id").desc).fetchOne(db)
     }
 
-    /// Each file's latest written value of `key` (nil: the key was removed) and the command that wrote it.
-    public static func lastWritten(_ db: Database, key: String) throws -> [Int64: (values: [String]?, command: String)] {
+    /// Each file's latest written value of `key`, as journaled (`new_values`; nil: the key was removed), and the
+    /// command that wrote it.
+    public static func lastWritten(_ db: Database, key: String) throws -> [Int64: (newValues: String?, command: String)] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT e.file_id, e.new_values, b.command FROM tag_edits e JOIN tag_batches b ON b.id = e.batch_id
             WHERE e.id IN (SELECT max(id) FROM tag_edits WHERE key = ? AND status = 'applied' AND file_id IS NOT NULL
                            GROUP BY file_id)
             """, arguments: [key])
-        return rows.reduce(into: [:]) { out, row in
-            let values = (row[1] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
-            out[row[0]] = (values, row[2])
-        }
+        return rows.reduce(into: [:]) { out, row in out[row[0]] = (row[1], row[2]) }
     }
 
     /// The edits of a batch that were written and not yet undone, by path then key.
