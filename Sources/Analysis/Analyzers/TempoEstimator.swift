@@ -223,9 +223,9 @@ public final class TempoEstimator: Analyzer {
         let fps = onsets.framesPerSecond
         guard envelope.count > Int(4 * fps) else { return TempoResult(bpm: nil, confidence: 0, firstBeat: nil) }
         let acf = Autocorrelation.of(Autocorrelation.detrended(envelope, rate: meanRate), maxLag: maxLag)
-        let steady = (mixPeak >= Self.gatedPeak && strongestOnsets() < Self.audibleOnsets)
-            || (mixPeak >= Self.contrastGatedPeak && onsetContrast() < Self.audibleOnsets)
-        guard acf[0] > 0, acf[1] >= Self.alternatingEnvelope * acf[0], !steady else {
+        guard acf[0] > 0, acf[1] >= Self.alternatingEnvelope * acf[0],
+              mixPeak < Self.gatedPeak || strongestOnsets() >= Self.audibleOnsets,
+              mixPeak < Self.contrastGatedPeak || onsetContrast() >= Self.audibleOnsets else {
             return TempoResult(bpm: nil, confidence: 0, firstBeat: nil)
         }
         let strong = Autocorrelation.of(Autocorrelation.detrended(strongPart(), rate: meanRate), maxLag: maxLag)
