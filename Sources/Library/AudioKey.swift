@@ -412,7 +412,8 @@ public enum AudioKey {
                 } else if length == 0 {
                     length = range.upperBound - offset
                 }
-                guard length >= headerLength, offset + length <= range.upperBound else { break }
+                // Compared as the room left, not as an end: a 64-bit size near Int64.max would overflow the sum.
+                guard length >= headerLength, length <= range.upperBound - offset else { break }
                 out.append(Atom(type: String(decoding: header[4..<8], as: UTF8.self),
                                 payload: (offset + headerLength)..<(offset + length)))
                 offset += length

@@ -131,6 +131,28 @@ final class AudioKeyTests: TemporaryFolderTestCase {
         XCTAssertNotEqual(try key("e.m4a", mp4(moovFirst: true, tags: 10, samples: edited)), bare)
     }
 
+    /// An MP4 atom with a 64-bit size (size field 1, then the "largesize") near the largest Int64: the walk
+    /// compared its end with the parent's, and the sum trapped, ending the whole scan on one corrupt file.
+    func testAnMP4AtomClaimingANearlyInfiniteSizeEndsTheWalkWithoutTrapping() throws {
+        func huge(_ type: String, _ declared: UInt64) -> Data {
+            Data([0, 0, 0, 1]) + Data(type.utf8) + withUnsafeBytes(of: declared.bigEndian) { Data($0) }
+        }
+        let samples = Data(repeating: 3, count: 5000)
+        let stbl = box("stbl", box("stsd", Data(repeating: 7, count: 40)) + box("stts", Data([0, 0, 0, 1])))
+        let trak = box("trak", box("mdia", box("minf", stbl)))
+        let ftyp = box("ftyp", Data("M4A ".utf8) + Data(count: 4))
+        for declared in [UInt64(Int64.max), UInt64(Int64.max) - 7, UInt64(Int64.max) - 100_000] {
+            // At the top level, before `mdat`: the walk stops there, so there are no samples to key.
+            XCTAssertNil(try key("top.m4a", ftyp + huge("free", declared) + box("mdat", samples) + box("moov", trak)))
+            // Inside `moov` and inside `stbl`: the samples are found, the tables read up to the bad atom.
+            let inMoov = ftyp + box("mdat", samples) + box("moov", huge("free", declared) + trak)
+            XCTAssertNotNil(try key("moov.m4a", inMoov))
+            let badTable = box("trak", box("mdia", box("minf", box("stbl", box("stsd", Data(repeating: 7, count: 40))
+                                                                       + huge("stts", declared)))))
+            XCTAssertNotNil(try key("stbl.m4a", ftyp + box("mdat", samples) + box("moov", badTable)))
+        }
+    }
+
     /// Offsets of the Ogg pages of `data`, in order.
     func oggPages(_ data: Data) -> [Int] {
         var offsets: [Int] = []
