@@ -156,6 +156,19 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(try Mutagen.dump(library + "/e.opus").tags["genre"], ["Rock"])
     }
 
+    /// `tags show` of a file TagLib cannot read said where TagLib had read it, not which file it was:
+    /// "A/noise.mp3: /proc/self/fd/9/noise.mp3: TagLib found no audio stream in this file".
+    func testTagsShowSaysWhyAFileCannotBeReadInTheLibrarysOwnPath() throws {
+        _ = try makeFiles()
+        try FileManager.default.createDirectory(atPath: library + "/A", withIntermediateDirectories: true)
+        try Data(repeating: 0x5A, count: 3000).write(to: URL(fileURLWithPath: library + "/A/noise.mp3"))
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
+        let show = try CLI.run(["--db", db, "--library", library, "tags", "show", "A/noise.mp3"])
+        XCTAssertNotEqual(show.status, 0)
+        XCTAssertTrue(show.stderr.contains("A/noise.mp3: TagLib"), show.stderr)
+        XCTAssertFalse(show.stderr.contains("/proc/"), show.stderr)
+    }
+
     func testUndoDoesNotClobberAFileChangedSince() throws {
         _ = try makeFiles()
         XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "set", "a.flac", "d.ogg", "--set", "TITLE=One"]).status, 0)

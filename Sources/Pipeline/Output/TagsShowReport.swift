@@ -29,7 +29,9 @@ public struct TagsShowReport: Sendable {
                 let tags = try TagReader.read(path: file.path)
                 report.output = json ? Self.json(path: path, tags) : Self.text(path: path, tags)
             } catch {
-                report.notes.append(TerminalText.safe("\(path): \(error)"))
+                // The reason alone: TagLib read the file through its confined /proc/self/fd path, which names
+                // nothing the user typed.
+                report.notes.append(TerminalText.safe("\(path): \(TagBatch.reason(error))"))
             }
             return report
         }
