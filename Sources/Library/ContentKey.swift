@@ -1,7 +1,9 @@
 import Foundation
 
 /// A cheap identity for a file's content: FNV-1a 64 over its size, first 64 KiB and last 64 KiB.
-/// It recognises a moved file without reading it whole, and it changes when the file is rewritten.
+/// It recognises a moved file without reading it whole, and it changes when the file is rewritten, but not
+/// when a tag is edited in place between the two windows: the scanner reads a file's tags again whenever its
+/// time changed, whatever its key.
 public enum ContentKey {
     static let window = 64 * 1024
 

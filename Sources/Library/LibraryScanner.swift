@@ -97,6 +97,8 @@ public final class LibraryScanner {
         // (file, content key its analysis was made for, content key now): retagged files keep their analysis.
         var carried: [(fileId: Int64, from: String, to: String)] = []
         var backfill = Self.audioKeyBackfill
+        // Files whose tags must be read again though their content key is the one the tags were read for.
+        var readAgain: [Int64] = []
         for file in walked {
             seenPaths.insert(file.relativePath)
             let absolute = root.absolute(file.relativePath)
@@ -131,7 +133,12 @@ public final class LibraryScanner {
                         report.retagged += 1
                     }
                 } else {
-                    report.unchanged += 1
+                    // The same key at another time: the bytes the key samples are as they were, which a tag edited
+                    // in place past them also leaves (a FLAC's comments after a large picture, an ID3v2 frame after
+                    // a large APIC, rewritten into the padding). Changed as far as anyone can tell without reading
+                    // the tags, so they are read again; the analysis follows the audio key and stays.
+                    report.changed += 1
+                    if let id = record.id { readAgain.append(id) }
                 }
                 record.size = file.size
                 record.mtimeNs = file.mtimeNs
@@ -210,6 +217,8 @@ public final class LibraryScanner {
         for insert in inserts {
             if let record = take(insert.contentKey, from: &vanishedByKey) {
                 move(record, to: withAudioKey(insert, sameContentAs: record), changed: false)
+                // A rename keeps the time: another one means the file was written too (see above).
+                if insert.mtimeNs != record.mtimeNs { readAgain.append(record.id!) }
             } else {
                 unmatched.append(withAudioKey(insert))
             }
@@ -236,6 +245,7 @@ public final class LibraryScanner {
         _ = try database.writer.write { db in
             _ = try FileQueries.applyScan(db, rootId: rootId, updates: updates, moved: movedIds, inserts: remainingInserts, at: now)
             for c in carried { try AnalysisQueries.carryOver(db, fileId: c.fileId, from: c.from, to: c.to) }
+            try TrackQueries.readAgain(db, fileIds: readAgain)
             try FileQueries.describeRoot(db, rootId: rootId, topLevel: Array(topLevel.prefix(10_000)), shard: shard?.description)
         }
         report.new = remainingInserts.count

@@ -169,6 +169,65 @@ final class TagEditTests: XCTestCase {
         XCTAssertFalse(show.stderr.contains("/proc/"), show.stderr)
     }
 
+    /// A FLAC laid out STREAMINFO, a picture of `art` bytes, the comments (TITLE), then padding, as metaflac
+    /// leaves a file whose picture was added before its tags.
+    func flacWithPictureFirst(_ source: Data, title: String, padding: Int, art: Int = 100_000) -> Data {
+        var offset = 4
+        var streamInfo = Data()
+        while true {
+            let header = source[offset]
+            let length = Int(source[offset + 1]) << 16 | Int(source[offset + 2]) << 8 | Int(source[offset + 3])
+            if header & 0x7F == 0 { streamInfo = source.subdata(in: (offset + 4)..<(offset + 4 + length)) }
+            offset += 4 + length
+            if header & 0x80 != 0 { break }
+        }
+        func block(_ type: UInt8, _ body: Data, last: Bool = false) -> Data {
+            Data([type | (last ? 0x80 : 0), UInt8(body.count >> 16 & 0xFF), UInt8(body.count >> 8 & 0xFF), UInt8(body.count & 0xFF)]) + body
+        }
+        func be32(_ v: Int) -> Data { withUnsafeBytes(of: UInt32(v).bigEndian) { Data($0) } }
+        func le32(_ v: Int) -> Data { withUnsafeBytes(of: UInt32(v).littleEndian) { Data($0) } }
+        let mime = Data("image/png".utf8), vendor = Data("test".utf8), comment = Data("TITLE=\(title)".utf8)
+        var picture = be32(3) + be32(mime.count) + mime
+        picture += be32(0) + be32(1) + be32(1) + be32(24)
+        picture += be32(0) + be32(art) + Data(repeating: 0xA5, count: art)
+        var comments = le32(vendor.count) + vendor
+        comments += le32(1) + le32(comment.count) + comment
+        var file = Data("fLaC".utf8) + block(0, streamInfo) + block(6, picture)
+        file += block(4, comments) + block(1, Data(count: padding), last: true)
+        return file + source.subdata(in: offset..<source.count)
+    }
+
+    /// A tag edited in place past the first 64 KiB (comments after a large picture, rewritten into the padding)
+    /// leaves the size and the bytes the content key samples as they were: the scan called the file unchanged
+    /// and the index kept the old title, for genres, playlists and mixes, until some other edit.
+    func testATagEditedInPlaceBehindALargePictureIsReadAgain() throws {
+        // Noise: frames well over the 64 KiB the content key samples at the end.
+        try Synth.write(Synth.noise(seconds: 2, rmsDBFS: -20), to: dir + "/src.flac", format: .flac16)
+        let source = try Data(contentsOf: URL(fileURLWithPath: dir + "/src.flac"))
+        let path = library + "/t.flac"
+        let before = flacWithPictureFirst(source, title: "Before", padding: 1000)
+        let after = flacWithPictureFirst(source, title: "Afterwards", padding: 996)
+        XCTAssertEqual(before.count, after.count)
+        XCTAssertGreaterThan(source.count, 200_000)
+        func title() throws -> String? {
+            let database = try Store.SpindleDatabase(path: db)
+            return try database.writer.read { try String.fetchOne($0, sql: "SELECT title FROM tracks") }
+        }
+        try before.write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "analyze"]).status, 0)
+        XCTAssertEqual(try title(), "Before")
+        try after.write(to: URL(fileURLWithPath: path))
+        // A later time, whatever the file system's resolution.
+        var times = [timespec(tv_sec: time(nil) + 10, tv_nsec: 0), timespec(tv_sec: time(nil) + 10, tv_nsec: 0)]
+        XCTAssertEqual(utimensat(AT_FDCWD, path, &times, 0), 0)
+        let rescan = try CLI.run(["--db", db, "--library", library, "analyze"])
+        XCTAssertEqual(rescan.status, 0, rescan.stderr)
+        XCTAssertEqual(try title(), "Afterwards")
+        // The audio is as it was: read again for its tags, not analysed again.
+        XCTAssertTrue(rescan.stdout.contains("tags: 1 read"), rescan.stdout)
+        XCTAssertTrue(rescan.stdout.contains("analyze: 0 analysed"), rescan.stdout)
+    }
+
     func testUndoDoesNotClobberAFileChangedSince() throws {
         _ = try makeFiles()
         XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "set", "a.flac", "d.ogg", "--set", "TITLE=One"]).status, 0)

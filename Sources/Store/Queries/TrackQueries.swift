@@ -13,6 +13,14 @@ public enum TrackQueries {
             """, arguments: [rootId]).map { ($0[0], $0[1], $0[2]) }
     }
 
+    /// Marks these files' tags to be read again by the next tags stage, whatever content they were read for.
+    public static func readAgain(_ db: Database, fileIds: [Int64]) throws {
+        for chunk in stride(from: 0, to: fileIds.count, by: 500) {
+            let ids = fileIds[chunk..<min(fileIds.count, chunk + 500)]
+            try TrackRecord.filter(keys: ids).updateAll(db, Column("content_key").set(to: nil))
+        }
+    }
+
     public static func track(_ db: Database, fileId: Int64) throws -> TrackRecord? {
         try TrackRecord.fetchOne(db, key: fileId)
     }
