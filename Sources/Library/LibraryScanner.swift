@@ -48,8 +48,20 @@ public final class LibraryScanner {
     /// (two 64 KiB reads each, a few bytes for FLAC), so the first scan after an upgrade stays short.
     static let audioKeyBackfill = 2000
 
+    /// The folder this root was at before it moved here, when `rootId()` found it had (`RootRelocation`).
+    public private(set) var relocatedFrom: String?
+
+    /// The root's row: its own, the row of the earlier root it is the new place of, or a new one.
     public func rootId() throws -> Int64 {
-        try database.writer.write { db in try FileQueries.ensureRoot(db, path: root.path) }
+        try database.writer.write { db in
+            if let id = try FileQueries.rootId(db, path: root.path) { return id }
+            if let earlier = try RootRelocation.previous(db, for: root) {
+                try FileQueries.relocateRoot(db, id: earlier.id, from: earlier.path, to: root.path)
+                relocatedFrom = earlier.path
+                return earlier.id
+            }
+            return try FileQueries.ensureRoot(db, path: root.path)
+        }
     }
 
     public func scan(progress: ((Int) -> Void)? = nil) throws -> ScanReport {

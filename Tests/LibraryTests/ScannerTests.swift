@@ -128,6 +128,39 @@ final class ScannerTests: XCTestCase {
         XCTAssertEqual(try database.writer.read { try FileRecord.fetchAll($0).map(\.contentKey) }, keys)
     }
 
+    /// A library moved to another folder (another disk, a container volume mounted elsewhere) was a new root:
+    /// every file was analysed again, and the old root's files stayed present beside the new ones. A copy of a
+    /// library whose original is still in place is another root.
+    func testALibraryMovedToAnotherFolderKeepsItsRowsButACopyIsAnotherRoot() throws {
+        for i in 1...4 { try write("Artist/Album/0\(i).flac", frequency: 300 + 50 * Double(i)) }
+        _ = try scan()
+        let ids = try database.writer.read { try FileRecord.fetchAll($0).map(\.id) }
+        let moved = dir + "/moved"
+        try FileManager.default.moveItem(atPath: library, toPath: moved)
+        let scanner = LibraryScanner(database: database, root: try LibraryRoot(path: moved))
+        let report = try scanner.scan()
+        XCTAssertEqual(scanner.relocatedFrom, try LibraryRoot(path: dir).path + "/music")
+        XCTAssertEqual([report.new, report.missing, report.unchanged], [0, 0, 4])
+        XCTAssertEqual(try database.writer.read { try FileRecord.fetchAll($0).map(\.id) }, ids)
+        XCTAssertEqual(try database.writer.read { try FileQueries.roots($0) }, [try LibraryRoot(path: moved).path])
+
+        // A copy beside the original, which is still where it was: a library of its own.
+        let copy = dir + "/copy"
+        try FileManager.default.copyItem(atPath: moved, toPath: copy)
+        let copyScanner = LibraryScanner(database: database, root: try LibraryRoot(path: copy))
+        XCTAssertEqual(try copyScanner.scan().new, 4)
+        XCTAssertNil(copyScanner.relocatedFrom)
+        XCTAssertEqual(try database.writer.read { try FileQueries.roots($0) }.count, 2)
+
+        // Both gone, and a third folder holding their files: it could be either, so it is neither.
+        let third = dir + "/third"
+        try FileManager.default.moveItem(atPath: copy, toPath: third)
+        try FileManager.default.removeItem(atPath: moved)
+        let thirdScanner = LibraryScanner(database: database, root: try LibraryRoot(path: third))
+        XCTAssertEqual(try thirdScanner.scan().new, 4)
+        XCTAssertNil(thirdScanner.relocatedFrom)
+    }
+
     func testMovedFileKeepsItsRow() throws {
         try write("Old/Name.flac")
         _ = try scan()

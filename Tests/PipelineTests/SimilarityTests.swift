@@ -202,6 +202,35 @@ final class SimilarityTests: LibraryTestCase {
         XCTAssertEqual(leftovers, [], "no temporary left behind")
     }
 
+    /// A library moved to another folder kept nothing of its index: every file was analysed again, and the
+    /// playlists Spindle had written, which moved with it, were no longer known as its own, so they were left
+    /// alone for good instead of being kept up to date.
+    func testAMovedLibraryKeepsItsAnalysisAndItsPlaylists() throws {
+        func pipeline(_ library: String) throws -> String {
+            let path = dir + "/nightly.toml"
+            try "[pipeline]\nname = \"nightly\"\nstages = [\"scan\", \"tags\", \"analyze\", \"genres\"]\n"
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let first = try XCTUnwrap(try json(try spindle(["playlists", "write", "--json"]))["playlists"] as? [String: Any])
+        let written = try XCTUnwrap(first["written"] as? Int)
+        XCTAssertGreaterThan(written, 0)
+        let moved = dir + "/moved"
+        try FileManager.default.moveItem(atPath: library, toPath: moved)
+        let run = try CLI.run(["--db", db, "--library", moved, "analyze", "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let outcome = try json(run)
+        XCTAssertEqual(outcome["library_moved_from"] as? String, library)
+        XCTAssertEqual((outcome["analyze"] as? [String: Any])?["analysed"] as? Int, 0)
+        // The library changes after the move: its playlists are still Spindle's to bring up to date.
+        try FileManager.default.removeItem(atPath: moved + "/chords/chord3.flac")
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", moved, "run", "--json", pipeline(moved)]).status, 0)
+        let again = try json(try CLI.run(["--db", db, "--library", moved, "playlists", "write", "--json"]))
+        let playlists = try XCTUnwrap(again["playlists"] as? [String: Any])
+        XCTAssertEqual((playlists["left_alone"] as? [Any])?.count, 0, "\(playlists)")
+        XCTAssertGreaterThan(playlists["written"] as? Int ?? 0, 0, "\(playlists)")
+    }
+
     func testPlaylistsGoToTheConfiguredFolder() throws {
         let outside = dir + "/navidrome-playlists"
         let config = dir + "/spindle.toml"

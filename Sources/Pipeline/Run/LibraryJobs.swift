@@ -74,6 +74,7 @@ public enum LibraryJobs {
         do {
             let scanner = LibraryScanner(database: database, root: root, shard: request.shard)
             let rootId = try scanner.rootId()
+            outcome.libraryMovedFrom = scanner.relocatedFrom
             if let tagfix = request.tagfix, request.stages.contains(.tagfix) {
                 let report = try runTagfix(tagfix, scanner: scanner, database: database, root: root,
                                            reads: .workers(settings))

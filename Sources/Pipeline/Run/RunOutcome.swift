@@ -16,6 +16,8 @@ extension LibraryJobs {
         public var reportWritten: String?
         public var playlists: PlaylistsStage.Report?
         public var interruptedRuns = 0
+        /// The folder the library was at before it moved to this run's (`RootRelocation`).
+        public var libraryMovedFrom: String?
         public var seconds = 0.0
         /// The signal that stopped this run before its last stage ended (`StopRequest`).
         public var stoppedBy: Int32?
@@ -28,6 +30,9 @@ extension LibraryJobs {
         public func summary() -> String {
             var parts: [String] = []
             if interruptedRuns > 0 { parts.append("resumed after \(interruptedRuns) interrupted run(s)") }
+            if let from = libraryMovedFrom {
+                parts.append(TerminalText.safe("library: moved here from \(from); its files keep their tags and analysis"))
+            }
             if let t = tagfix {
                 if t.dryRun {
                     parts.append(t.diff.isEmpty ? "tags: nothing to change (dry run)" : t.diff + "\n(dry run: nothing written)")
@@ -73,6 +78,7 @@ extension LibraryJobs {
         public func json() -> JSONValue {
             var pairs: [(String, JSONValue)] = [("run_id", .integer(runId)), ("seconds", .from(seconds, digits: 3)),
                                                 ("interrupted_runs_closed", .from(interruptedRuns))]
+            if let from = libraryMovedFrom { pairs.append(("library_moved_from", .string(from))) }
             if let s = scan {
                 pairs.append(("scan", .object([
                     ("seen", .from(s.seen)), ("new", .from(s.new)), ("changed", .from(s.changed)), ("moved", .from(s.moved)),

@@ -9,6 +9,26 @@ public enum FileQueries {
         try LibraryRootRecord.order(Column("id")).fetchAll(db).map(\.path)
     }
 
+    /// Every root with its row id, oldest first.
+    public static func rootRows(_ db: Database) throws -> [(id: Int64, path: String)] {
+        try LibraryRootRecord.order(Column("id")).fetchAll(db).map { ($0.id!, $0.path) }
+    }
+
+    /// The present files of a root (path relative to it, size), in the order they were first indexed.
+    public static func presentFiles(_ db: Database, rootId: Int64) throws -> [(path: String, size: Int64)] {
+        try Row.fetchAll(db, sql: "SELECT path, size FROM files WHERE root_id = ? AND status = 'present' ORDER BY id",
+                         arguments: [rootId]).map { ($0[0], $0[1]) }
+    }
+
+    /// Points the root `id` at the folder it moved to. Its files are relative to it and keep their rows, tags
+    /// and analysis; the playlists Spindle wrote under the old folder are remembered under the new one, where
+    /// they moved with it.
+    public static func relocateRoot(_ db: Database, id: Int64, from old: String, to new: String) throws {
+        try db.execute(sql: "UPDATE library_roots SET path = ? WHERE id = ?", arguments: [new, id])
+        try db.execute(sql: "UPDATE playlists SET file = ? || substr(file, ?) WHERE substr(file, 1, ?) = ?",
+                       arguments: [new, old.utf8.count + 1, old.utf8.count + 1, old + "/"])
+    }
+
     public static func rootId(_ db: Database, path: String) throws -> Int64? {
         try LibraryRootRecord.filter(Column("path") == path).fetchOne(db)?.id
     }
