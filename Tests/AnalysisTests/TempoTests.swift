@@ -129,6 +129,21 @@ final class TempoTests: XCTestCase {
         XCTAssertLessThan(first, 1.0)
     }
 
+    /// A track that starts on the beat, its first hit on the first sample: that hit lies where the first
+    /// envelope frame's window rises from zero, and the first beat was put one beat later (0.49 s at 120 BPM).
+    /// Drums and clicks alike, at 44.1 and 48 kHz; a track starting 5 ms later kept its first beat already.
+    func testATrackStartingOnItsFirstSampleHasItsFirstBeatThere() throws {
+        for rate in [44100, 48000] {
+            for (name, samples) in [("clicks", Synth.clicks(bpm: 120, seconds: 20, sampleRate: rate)),
+                                    ("drums", Self.drums(bpm: 120, seconds: 20, rate: rate)),
+                                    ("clicks 5 ms in", Synth.clicks(bpm: 120, seconds: 20, offset: 0.005, sampleRate: rate))] {
+                let r = tempo(samples, rate: rate)
+                XCTAssertEqual(try XCTUnwrap(r.bpm), 120, accuracy: 1)
+                XCTAssertLessThan(try XCTUnwrap(r.firstBeat), 0.03, "\(name) at \(rate) Hz")
+            }
+        }
+    }
+
     // Three minutes of a drum pattern at a tempo whose beat is no whole number of envelope frames: the grid
     // `first_beat_s + k · 60 / bpm` still lies on the beats at the end, where a crossfade lands (an error of
     // 0.01 % in bpm alone would put it 18 ms off there).

@@ -391,7 +391,7 @@ public final class TempoEstimator: Analyzer {
 
 extension TempoEstimator {
     public static let entry = AnalyzerEntry(
-        name: "tempo", version: 13, needsMono: true,
+        name: "tempo", version: 14, needsMono: true,
         outputs: ["bpm", "bpm_confidence", "first_beat_s", "bpm_alternative"],
         make: { format, options in TempoEstimator(format: format, minBPM: options.minBPM, maxBPM: options.maxBPM) },
         values: { r in

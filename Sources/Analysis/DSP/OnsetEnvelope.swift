@@ -55,6 +55,7 @@ final class OnsetEnvelope {
     /// The first frame's compressed level (its flux against silence). Kept out of the envelope, where a
     /// start-of-file jump would pollute the periodicity, but it tells whether sound starts at once.
     private(set) var firstFrameLevel: Float = 0
+    private lazy var silence = [Float](repeating: 0, count: fftSize / 2)
     private let compression: Float
 
     init(sampleRate: Int) {
@@ -136,10 +137,22 @@ final class OnsetEnvelope {
         decimated.withUnsafeBufferPointer {
             fft.loadWindowed($0.baseAddress! + readPosition, window: window, positions: 0..<fftSize)
         }
+        bandLevels(into: &levels)
+        defer { swap(&levels, &previousBands) }
+        guard havePrevious else {
+            havePrevious = true
+            firstFrameLevel = max(levels.reduce(0, +), startLevel())
+            return Strength(all: 0, kick: 0, snare: 0)
+        }
+        return rise()
+    }
+
+    /// The compressed band levels of the spectrum of what `fft` holds.
+    private func bandLevels(into out: inout [Float]) {
         let compression = self.compression
         power.withUnsafeMutableBufferPointer { p in
             fft.powerSpectrum(into: p.baseAddress!)
-            levels.withUnsafeMutableBufferPointer { level in
+            out.withUnsafeMutableBufferPointer { level in
                 bandEdges.withUnsafeBufferPointer { edges in
                     for b in 0..<level.count {
                         var e: Float = 0
@@ -149,13 +162,25 @@ final class OnsetEnvelope {
                 }
             }
         }
-        defer { swap(&levels, &previousBands) }
-        guard havePrevious else {
-            havePrevious = true
-            firstFrameLevel = levels.reduce(0, +)
-            return Strength(all: 0, kick: 0, snare: 0)
+    }
+
+    /// The level of a frame centred on the file's first sample, silence before it. A hit on the very first
+    /// sample lies where the first frame's window rises from zero, so that frame all but misses it: a track
+    /// starting on the beat had its first beat put one beat later.
+    private func startLevel() -> Float {
+        let half = fftSize / 2
+        silence.withUnsafeBufferPointer { fft.loadWindowed($0.baseAddress!, window: window, positions: 0..<half) }
+        decimated.withUnsafeBufferPointer {
+            fft.loadWindowed($0.baseAddress! + readPosition, window: window, positions: half..<fftSize)
         }
-        return levels.withUnsafeBufferPointer { level in
+        var centred = [Float](repeating: 0, count: levels.count)
+        bandLevels(into: &centred)
+        return centred.reduce(0, +)
+    }
+
+    /// This frame's rise over the previous one, in all bands and in the drum bands.
+    private func rise() -> Strength {
+        levels.withUnsafeBufferPointer { level in
             previousBands.withUnsafeBufferPointer { previous in
                 func rise(_ bands: Range<Int>) -> Float {
                     var sum: Float = 0
