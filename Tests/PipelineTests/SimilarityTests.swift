@@ -212,15 +212,19 @@ final class SimilarityTests: LibraryTestCase {
                 .write(toFile: path, atomically: true, encoding: .utf8)
             return path
         }
-        let first = try XCTUnwrap(try json(try spindle(["playlists", "write", "--json"]))["playlists"] as? [String: Any])
+        // First to a folder whose name is not ASCII, where the playlists are written.
+        let musik = dir + "/Müsik ☂"
+        try FileManager.default.moveItem(atPath: library, toPath: musik)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", musik, "analyze"]).status, 0)
+        let first = try XCTUnwrap(try json(try CLI.run(["--db", db, "--library", musik, "playlists", "write", "--json"]))["playlists"] as? [String: Any])
         let written = try XCTUnwrap(first["written"] as? Int)
         XCTAssertGreaterThan(written, 0)
         let moved = dir + "/moved"
-        try FileManager.default.moveItem(atPath: library, toPath: moved)
+        try FileManager.default.moveItem(atPath: musik, toPath: moved)
         let run = try CLI.run(["--db", db, "--library", moved, "analyze", "--json"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let outcome = try json(run)
-        XCTAssertEqual(outcome["library_moved_from"] as? String, library)
+        XCTAssertEqual(outcome["library_moved_from"] as? String, musik)
         XCTAssertEqual((outcome["analyze"] as? [String: Any])?["analysed"] as? Int, 0)
         // The library changes after the move: its playlists are still Spindle's to bring up to date.
         try FileManager.default.removeItem(atPath: moved + "/chords/chord3.flac")

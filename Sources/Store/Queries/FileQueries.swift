@@ -25,8 +25,10 @@ public enum FileQueries {
     /// they moved with it.
     public static func relocateRoot(_ db: Database, id: Int64, from old: String, to new: String) throws {
         try db.execute(sql: "UPDATE library_roots SET path = ? WHERE id = ?", arguments: [new, id])
+        // SQLite's substr counts characters (code points) in text, not bytes.
+        let prefix = old.unicodeScalars.count + 1
         try db.execute(sql: "UPDATE playlists SET file = ? || substr(file, ?) WHERE substr(file, 1, ?) = ?",
-                       arguments: [new, old.utf8.count + 1, old.utf8.count + 1, old + "/"])
+                       arguments: [new, prefix, prefix, old + "/"])
     }
 
     public static func rootId(_ db: Database, path: String) throws -> Int64? {
