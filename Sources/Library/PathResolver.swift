@@ -27,6 +27,8 @@ public struct Resolution: Sendable, Equatable {
         guard resolved == nil else { return nil }
         if let refused { return "refused: \(refused)" }
         if !ambiguous.isEmpty { return "ambiguous between \(ambiguous.joined(separator: ", "))" }
+        // Nothing to try: the input was empty, or the library root itself (".", "/", the root's own path).
+        if tried.isEmpty { return "not found: the path names no file, only the library root or nothing" }
         return "not found (tried \(tried.joined(separator: "; ")))"
     }
 

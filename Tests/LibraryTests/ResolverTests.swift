@@ -123,6 +123,12 @@ final class ResolverTests: XCTestCase {
         XCTAssertNil(r.strategy)
         XCTAssertEqual(r.tried.count, 3 + 1 + 1)   // three joins, the name, the words
         XCTAssertTrue(r.tried.contains("name:01 silence of the void.flac"))
+        // A path that names only the root (or nothing) says so; it had been "not found (tried )".
+        for root in [".", "/", "", "./"] {
+            let r = try resolver.resolve(root)
+            XCTAssertNil(r.resolved, root)
+            XCTAssertEqual(r.failure, "not found: the path names no file, only the library root or nothing", root)
+        }
     }
 
     func testEscapesAreRefused() throws {

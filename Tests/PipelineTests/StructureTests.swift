@@ -232,5 +232,11 @@ final class StructureTests: LibraryTestCase {
         let folder = try spindle(["frames", "Other"])
         XCTAssertNotEqual(folder.status, 0)
         XCTAssertTrue(folder.stderr.contains("Other: a folder, not a file"), folder.stderr)
+        // So is the library's own folder, which had been called "outside the library root".
+        for typed in [library, "."] {
+            let root = try from(library, ["frames", typed])
+            XCTAssertNotEqual(root.status, 0)
+            XCTAssertTrue(root.stderr.contains("\(typed): the library root, a folder, not a file"), root.stderr)
+        }
     }
 }

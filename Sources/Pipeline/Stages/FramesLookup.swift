@@ -21,7 +21,8 @@ public enum FramesLookup {
               let root = try? LibraryRoot(path: library) else {
             return (try compute(path: file, settings: settings), nil)
         }
-        var candidates = root.candidates(forTyped: file).filter { !$0.isEmpty }
+        let typed = root.candidates(forTyped: file)
+        var candidates = typed.filter { !$0.isEmpty }
         let typedExists = exists(file)
         // A file outside the library that only the database named: read as inspect reads it, as without a library.
         if candidates.isEmpty, typedExists, settings.libraryPath == nil { return (try compute(path: file, settings: settings), nil) }
@@ -33,7 +34,11 @@ public enum FramesLookup {
                 guess = resolution.guess.map { "frames of \(TerminalText.safe(resolved)) (\($0))" }
             }
         }
-        guard let first = candidates.first else { throw ConfigurationError("\(file) is outside the library root \(root.path)") }
+        guard let first = candidates.first else {
+            // "" is the root itself, which `candidates` names only when it was typed.
+            throw ConfigurationError(typed.contains("") ? "\(file): the library root, a folder, not a file"
+                                                        : "\(file) is outside the library root \(root.path)")
+        }
         if let database {
             for relative in candidates {
                 if let stored = try database.writer.read({ db in try AnalysisQueries.frames(db, rootPath: root.path, path: relative) }) {
