@@ -174,6 +174,11 @@ final class HostileInputTests: LibraryTestCase {
         XCTAssertEqual(text.split(separator: "\n").filter { !$0.hasPrefix("#") },
                        ["./#1 Dads/About Face/01 So Soldier.flac", "./ Intro/03.flac", "./\u{A0}Nbsp/04.flac"])
         XCTAssertEqual(text.components(separatedBy: "#EXTINF").count, 4, text)
+        // A tag's escape sequences reached the terminal of whoever ran `spindle mix`; its path stays as it is.
+        let hostile = TrackInput(path: "A/\u{1B}x.flac", title: "\u{1B}]0;pwned\u{07}Song\u{1B}[2J", artist: "Art\u{9B}31m\tist",
+                                 duration: 100)
+        let listed = M3U.render([hostile], path: { $0.path }, title: "Mix \u{1B}[5m")
+        XCTAssertEqual(listed, "#EXTM3U\n#PLAYLIST:Mix  [5m\n#EXTINF:100,Art 31m ist -  ]0;pwned Song [2J\nA/\u{1B}x.flac\n")
     }
 
     func testManyGenreValuesAreHandledInLinearTime() {

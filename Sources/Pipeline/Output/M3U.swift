@@ -5,14 +5,14 @@ import Genres
 enum M3U {
     static func render(_ tracks: [TrackInput], path: (TrackInput) -> String, title: String? = nil) -> String {
         var text = "#EXTM3U\n"
-        if let title { text += "#PLAYLIST:\(oneLine(title))\n" }
+        if let title { text += "#PLAYLIST:\(label(title))\n" }
         for t in tracks {
             let location = path(t)
             guard canList(location) else { continue }
             let seconds = t.duration.map { Int($0.rounded()) } ?? -1
-            let label = [t.artist, t.title].compactMap { $0 }.filter { !$0.isEmpty }
-            let name = label.isEmpty ? (t.path as NSString).lastPathComponent : label.joined(separator: " - ")
-            text += "#EXTINF:\(seconds),\(oneLine(name))\n\(pathLine(location))\n"
+            let credit = [t.artist, t.title].compactMap { $0 }.filter { !$0.isEmpty }
+            let name = credit.isEmpty ? (t.path as NSString).lastPathComponent : credit.joined(separator: " - ")
+            text += "#EXTINF:\(seconds),\(label(name))\n\(pathLine(location))\n"
         }
         return text
     }
@@ -31,5 +31,12 @@ enum M3U {
     /// A tag with a line break would start a line the player reads as a path.
     static func oneLine(_ s: String) -> String {
         String(s.map { $0.isNewline || $0 == "\0" ? " " : $0 })
+    }
+
+    /// A title or a playlist's name: one line, and no control characters. A tag's escape sequence
+    /// ("\u{1B}]0;…", "\u{1B}[2J") reached the terminal of whoever ran `spindle mix`, which prints the playlist,
+    /// and in a playlist file no player shows it. A path keeps its characters: it must name its file.
+    static func label(_ s: String) -> String {
+        String(oneLine(s).map { c in c.unicodeScalars.contains(where: TerminalText.isControl) ? " " : c })
     }
 }
