@@ -46,6 +46,16 @@ struct QueryString {
         return value
     }
 
+    /// A number of seconds, nil when absent; a 400 unless it is a finite number at least `minimum` (and above it
+    /// when `exclusive`).
+    func seconds(_ name: String, atLeast minimum: Double = 0, exclusive: Bool = false) throws -> Double? {
+        guard let text = self[name] else { return nil }
+        guard let value = Double(text), value.isFinite, exclusive ? value > minimum : value >= minimum else {
+            throw APIError(.badRequest, "\(name) must be a number of seconds \(exclusive ? "above" : "from") \(minimum)")
+        }
+        return value
+    }
+
     static func decode(_ text: Substring, what: String, keepingPlus: Bool = false) throws -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)

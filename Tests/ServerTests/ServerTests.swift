@@ -108,6 +108,22 @@ final class ServerTests: XCTestCase {
                 for b in 0..<bands { XCTAssertEqual(frames[i][b], Double(raw[i * bands + b]) / 255, accuracy: 1e-4) }
             }
             XCTAssertGreaterThan(frames.joined().max() ?? 0, 0.3, "a chord track is not silent")
+            // A stretch only (a long track's frames are megabytes of JSON): frames 30 to 89 for 1 s + 2 s at 30 fps.
+            let path = "/visualizer/frames?relative_path=Chords/Album/01%20Organ.flac"
+            let part = try RawHTTPClient.get(port: port, path + "&start=1&seconds=2")
+            XCTAssertEqual(part.status, 200, part.text)
+            XCTAssertEqual(try XCTUnwrap(part.json() as? [[Double]]), Array(frames[30..<90]))
+            XCTAssertEqual(part.headers["x-frames-start"], "30")
+            XCTAssertEqual(part.headers["x-frames-count"], "60")
+            let partBytes = try RawHTTPClient.get(port: port, path + "&format=bytes&start=1.5")
+            XCTAssertEqual([UInt8](partBytes.body), Array(raw[(45 * bands)...]))
+            let past = try RawHTTPClient.get(port: port, path + "&start=1e300&seconds=1e300")
+            XCTAssertEqual(past.status, 200, past.text)
+            XCTAssertEqual(try XCTUnwrap(past.json() as? [[Double]]).count, 0)
+            XCTAssertEqual(past.headers["x-frames-start"], String(count))
+            for bad in ["&start=-1", "&start=abc", "&seconds=0", "&start=nan", "&seconds=inf"] {
+                XCTAssertEqual(try RawHTTPClient.get(port: port, path + bad).status, 400, bad)
+            }
         }
     }
 
