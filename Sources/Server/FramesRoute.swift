@@ -19,7 +19,7 @@ struct FramesRoute: Sendable {
             throw APIError(.badRequest, "format must be json or bytes")
         }
         let start = try query.seconds("start") ?? 0
-        let length = try query.seconds("seconds", exclusive: true)
+        let length = try query.seconds("seconds", positive: true)
         let open = try library.current()
         let resolution = try open.resolve(try open.pathReading(readings))
         if let failure = resolution.apiError { throw failure }
@@ -33,7 +33,7 @@ struct FramesRoute: Sendable {
         let total = stored.bands > 0 ? stored.data.count / stored.bands : 0
         let first = min(total, Int(min(Double(total), (start * stored.fps).rounded(.down))))
         let end = length.map { min(total, first + Int(min(Double(total), ($0 * stored.fps).rounded(.up)))) } ?? total
-        let bytes = [UInt8](stored.data[(first * stored.bands)..<(end * stored.bands)])
+        let bytes = [UInt8](stored.data.dropFirst(first * stored.bands).prefix((end - first) * stored.bands))
         var response = format == "bytes"
             ? JSONBody.bytes(bytes, contentType: "application/octet-stream")
             : JSONBody.bytes(FramesJSON.encode(bands: stored.bands, data: bytes))

@@ -46,12 +46,11 @@ struct QueryString {
         return value
     }
 
-    /// A number of seconds, nil when absent; a 400 unless it is a finite number at least `minimum` (and above it
-    /// when `exclusive`).
-    func seconds(_ name: String, atLeast minimum: Double = 0, exclusive: Bool = false) throws -> Double? {
+    /// A number of seconds, nil when absent; a 400 unless it is finite and not negative (above 0 when `positive`).
+    func seconds(_ name: String, positive: Bool = false) throws -> Double? {
         guard let text = self[name] else { return nil }
-        guard let value = Double(text), value.isFinite, exclusive ? value > minimum : value >= minimum else {
-            throw APIError(.badRequest, "\(name) must be a number of seconds \(exclusive ? "above" : "from") \(minimum)")
+        guard let value = Double(text), value.isFinite, positive ? value > 0 : value >= 0 else {
+            throw APIError(.badRequest, "\(name) must be a number of seconds \(positive ? "above 0" : "from 0")")
         }
         return value
     }
