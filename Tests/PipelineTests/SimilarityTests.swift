@@ -221,10 +221,16 @@ final class SimilarityTests: LibraryTestCase {
         XCTAssertGreaterThan(written, 0)
         let moved = dir + "/moved"
         try FileManager.default.moveItem(atPath: musik, toPath: moved)
+        // Before the next scan, status says where the library was and that it is not there.
+        let status = try CLI.run(["--db", db, "status"])
+        XCTAssertTrue(status.stdout.contains("\(musik) (folder not found: a disk or share not mounted, or the library moved;"),
+                      status.stdout)
+        XCTAssertEqual(try json(try CLI.run(["--db", db, "status", "--json"]))["roots_not_found"] as? [String], [musik])
         let run = try CLI.run(["--db", db, "--library", moved, "analyze", "--json"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let outcome = try json(run)
         XCTAssertEqual(outcome["library_moved_from"] as? String, musik)
+        XCTAssertEqual(try json(try CLI.run(["--db", db, "status", "--json"]))["roots_not_found"] as? [String], [])
         XCTAssertEqual((outcome["analyze"] as? [String: Any])?["analysed"] as? Int, 0)
         // The library changes after the move: its playlists are still Spindle's to bring up to date.
         try FileManager.default.removeItem(atPath: moved + "/chords/chord3.flac")

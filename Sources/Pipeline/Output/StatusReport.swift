@@ -53,16 +53,28 @@ public struct StatusReport: Sendable {
             ("files_missing", .from(s.filesMissing)),
             ("tracks", .from(s.tracks)),
             ("roots", .array(s.roots.map { .string($0) })),
+            ("roots_not_found", .array(s.roots.filter { !Self.isFolder($0) }.map { .string($0) })),
             ("feature_vectors", .from(s.featureVectors)),
             ("pending_for_newer_analyzers", .object(newerAnalyzers.sorted { $0.key < $1.key }.map { ($0.key, .from($0.value)) })),
         ])
+    }
+
+    /// A root as `status` names it: a folder that is not there is said to be so, with what would bring it back.
+    static func described(_ root: String) -> String {
+        isFolder(root) ? root : root + " (folder not found: a disk or share not mounted, or the library moved; "
+            + "scanned at its new place, it keeps its analysis)"
+    }
+
+    static func isFolder(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
     public func text() -> String {
         let s = snapshot
         let roots = s.roots, failures = s.failures, newer = newerAnalyzers
         var lines = [
-            "library:   \(roots.isEmpty ? "(none scanned yet)" : roots.joined(separator: ", "))",
+            "library:   \(roots.isEmpty ? "(none scanned yet)" : roots.map(Self.described).joined(separator: ", "))",
             "files:     \(s.filesPresent) present, \(s.filesMissing) missing, \(s.tracks) with tags",
             "analysis:  \(analysed) current, \(pending) pending\(newer.isEmpty ? "" : " (for newer analyzers: \(AnalyzerUpdates.text(newer)))"), "
                 + "\(Set(failures.filter { $0.stage == "analyze" }.map(\.path)).count) failing",
