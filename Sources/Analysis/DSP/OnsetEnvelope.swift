@@ -55,7 +55,6 @@ final class OnsetEnvelope {
     /// The first frame's compressed level (its flux against silence). Kept out of the envelope, where a
     /// start-of-file jump would pollute the periodicity, but it tells whether sound starts at once.
     private(set) var firstFrameLevel: Float = 0
-    private lazy var silence = [Float](repeating: 0, count: fftSize / 2)
     private let compression: Float
 
     init(sampleRate: Int) {
@@ -169,7 +168,7 @@ final class OnsetEnvelope {
     /// starting on the beat had its first beat put one beat later.
     private func startLevel() -> Float {
         let half = fftSize / 2
-        silence.withUnsafeBufferPointer { fft.loadWindowed($0.baseAddress!, window: window, positions: 0..<half) }
+        fft.input.update(repeating: 0, count: half)
         decimated.withUnsafeBufferPointer {
             fft.loadWindowed($0.baseAddress! + readPosition, window: window, positions: half..<fftSize)
         }
