@@ -31,7 +31,7 @@ struct FramesRoute: Sendable {
         // Whole frames from the one at or before `start` to the one that covers its end; clamped to the frames
         // the stored bytes hold, so no request reads past them.
         let total = stored.bands > 0 ? stored.data.count / stored.bands : 0
-        let first = min(total, Int(min(Double(total), (start * stored.fps).rounded(.down))))
+        let first = Int(min(Double(total), (start * stored.fps).rounded(.down)))
         let end = length.map { min(total, first + Int(min(Double(total), ($0 * stored.fps).rounded(.up)))) } ?? total
         let bytes = [UInt8](stored.data.dropFirst(first * stored.bands).prefix((end - first) * stored.bands))
         var response = format == "bytes"
