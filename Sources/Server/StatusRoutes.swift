@@ -9,6 +9,7 @@ struct StatusRoutes: Sendable {
 
     func health(_ request: Request, context: some RequestContext) async throws -> Response {
         let figures: ServeQueries.Figures
+        let liveness = RunLiveness.look(databasePath: library.databasePath)
         do {
             figures = try library.read { _, db in try ServeQueries.figures(db) }
         } catch let error as APIError {
@@ -16,7 +17,7 @@ struct StatusRoutes: Sendable {
                 ("status", .string("unavailable")), ("error", .string(error.message)), ("version", .string(SpindleVersion.text)),
             ]), status: error.status)
         }
-        let run: JSONValue = figures.lastRun.map { run in
+        let run: JSONValue = figures.lastRun.map(liveness.settled).map { run in
             .object([("id", .from(run.id.map { Int($0) })), ("kind", .string(run.kind)), ("status", .string(run.status.rawValue)),
                      ("started_at", .string(run.startedAt.ISO8601Format())),
                      ("finished_at", .from(run.finishedAt?.ISO8601Format())),

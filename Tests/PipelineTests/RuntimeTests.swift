@@ -119,12 +119,32 @@ final class RuntimeTests: XCTestCase {
         XCTAssertEqual(second.status, 4)
         XCTAssertTrue(second.stderr.contains("pid \(first.processIdentifier)"), second.stderr)
         XCTAssertTrue(second.stderr.contains("started"), second.stderr)
+        func latestRunStatus() throws -> String? { (try status()["runs"] as? [[String: Any]])?.first?["status"] as? String }
+        XCTAssertEqual(try latestRunStatus(), "running")
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()
+        // Until the next run, `status` says what became of the dead one, which the database still calls running.
+        Thread.sleep(forTimeInterval: 1.1)
+        XCTAssertEqual(try latestRunStatus(), "interrupted")
+        let text = try CLI.run(["--db", db, "--library", library, "status"])
+        XCTAssertTrue(text.stdout.contains("analyze interrupted") && text.stdout.contains("ended without finishing"), text.stdout)
         // The dead run's lock is stale: the next run takes it and closes the dead run as interrupted.
         let third = try CLI.run(["--db", db, "--library", library, "scan", "--json"])
         XCTAssertEqual(third.status, 0, third.stderr)
         XCTAssertTrue(third.stdout.contains("\"interrupted_runs_closed\": 1"), third.stdout)
+    }
+
+    /// `status` and `/health` look at the lock with a shared lock held for an instant; a run starting in that
+    /// instant waits it out instead of exiting 4 as if another run held the database.
+    func testARunStartingWhileStatusLooksAtTheLockWaitsForIt() throws {
+        let fd = open(db + ".lock", O_RDWR | O_CREAT, 0o600)
+        defer { close(fd) }
+        XCTAssertEqual(flock(fd, LOCK_SH | LOCK_NB), 0)
+        XCTAssertEqual(RunLock.isHeld(databasePath: db), false, "a shared look is not a run")
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { flock(fd, LOCK_UN) }
+        let lock = try RunLock(databasePath: db, command: "scan")
+        XCTAssertEqual(RunLock.isHeld(databasePath: db), true)
+        withExtendedLifetime(lock) {}
     }
 
     func testSIGKILLAtAnyMomentThenRerunGivesTheCleanRunsResults() throws {

@@ -293,6 +293,33 @@ final class ServerTests: XCTestCase {
         }
     }
 
+    /// A run killed mid-way (`kill -9`, the OOM killer, a reboot) stays "running" in the database until the
+    /// next run closes it: `/health` said "running" all day. It now says "interrupted" while no process
+    /// holds the run lock, and "running" while one does.
+    func testHealthCallsARunWhoseProcessDiedInterrupted() throws {
+        let f = try ServerFixture.get()
+        let dir = try Synth.temporaryDirectory("ServerTestsDeadRun")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let db = try walCopy(of: f.db, in: dir)
+        try DatabaseQueue(path: db).write { db in
+            try db.execute(sql: """
+                INSERT INTO runs (kind, status, pid, started_at, files_total, files_done) VALUES ('nightly', 'running', 999999, ?, 10, 4)
+                """, arguments: [Date().addingTimeInterval(-600)])
+        }
+        try withServer(database: db, library: f.library) { port in
+            func lastRun() throws -> [String: Any] {
+                try XCTUnwrap(try object(try RawHTTPClient.get(port: port, "/health"))["last_run"] as? [String: Any])
+            }
+            XCTAssertEqual(try lastRun()["kind"] as? String, "nightly")
+            XCTAssertEqual(try lastRun()["status"] as? String, "interrupted")
+            // A run holds the lock: the same row is a run under way.
+            let fd = open(db + ".lock", O_RDWR | O_CREAT, 0o600)
+            defer { close(fd) }
+            XCTAssertEqual(flock(fd, LOCK_EX | LOCK_NB), 0)
+            XCTAssertEqual(try lastRun()["status"] as? String, "running")
+        }
+    }
+
     /// A copy of the database `source` as spindle.db in `dir`, as the nightly run leaves it: in WAL mode, the
     /// -wal and -shm files gone with the last connection.
     private func walCopy(of source: String, in dir: String) throws -> String {

@@ -17,9 +17,12 @@ public struct StatusReport: Sendable {
     }
 
     public static func load(database: SpindleDatabase, runLimit: Int = 10) throws -> StatusReport {
-        StatusReport(snapshot: try database.writer.read { db in
+        let liveness = RunLiveness.look(databasePath: database.path)
+        var snapshot = try database.writer.read { db in
             try StatusQueries.snapshot(db, versions: AnalyzerRegistry.versions, runLimit: runLimit)
-        })
+        }
+        snapshot.runs = snapshot.runs.map(liveness.settled)
+        return StatusReport(snapshot: snapshot)
     }
 
     /// Per analyzer, the files due because it changed since they were analysed (after an upgrade).
@@ -94,6 +97,7 @@ public struct StatusReport: Sendable {
                 lines.append("  #\(run.id ?? 0) \(run.kind) \(run.status.rawValue) \(formatter.string(from: run.startedAt)): "
                     + "\(run.filesDone)/\(run.filesTotal) done, \(run.filesFailed) failed")
                 if run.status == .failed, let why = run.summary { lines.append(TerminalText.safe("      \(why)")) }
+                if run.status == .interrupted, run.finishedAt == nil { lines.append("      " + RunLiveness.interruptedHint) }
             }
         }
         return lines.joined(separator: "\n")

@@ -33,7 +33,7 @@ public final class RunLock {
             close(fd)
             throw PipelineError("lock file \(path) is not a regular file; remove it")
         }
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        if !Self.takeExclusive(fd) {
             var buffer = [UInt8](repeating: 0, count: 512)
             let n = pread(fd, &buffer, buffer.count, 0)
             close(fd)
@@ -44,6 +44,33 @@ public final class RunLock {
         let text = "pid \(getpid()), started \(formatter.string(from: Date())), command \(command)\n"
         ftruncate(fd, 0)
         _ = text.withCString { pwrite(fd, $0, strlen($0), 0) }
+    }
+
+    /// `status` and the server's `/health` look whether the lock is held with a shared lock taken for an
+    /// instant (`isHeld`): a run starting at that instant waits it out instead of reporting another run.
+    private static func takeExclusive(_ fd: Int32) -> Bool {
+        for attempt in 0..<50 {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
+            guard errno == EWOULDBLOCK || errno == EINTR, attempt < 49 else { return false }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    /// Whether a run holds the lock of the database at `databasePath` now; nil when this process cannot
+    /// tell (the lock file is another user's, or not a regular file). Takes nothing a run would notice but
+    /// a shared lock held for an instant, which `takeExclusive` waits out.
+    public static func isHeld(databasePath: String) -> Bool? {
+        let fd = open(databasePath + ".lock", O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return errno == ENOENT ? false : nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        if flock(fd, LOCK_SH | LOCK_NB) == 0 {
+            flock(fd, LOCK_UN)
+            return false
+        }
+        return errno == EWOULDBLOCK ? true : nil
     }
 
     deinit {
