@@ -32,7 +32,7 @@ public struct RuleSet: Sendable {
     /// Parses the rules file's text; unknown placeholders are refused.
     public static func parse(_ text: String) throws -> RuleSet {
         let table: TOMLTable
-        do { table = try TOMLTable(string: text) } catch { throw ParseError(description: "genre rules: \(error)") }
+        do { table = try TOMLText.table(text) } catch { throw ParseError(description: "genre rules: \(error)") }
         func number(_ t: TOMLTable, _ key: String) -> Double? {
             if let d = t[key]?.double { return d }
             if let i = t[key]?.int { return Double(i) }

@@ -3,7 +3,7 @@ import TOMLKit
 /// Reads data/genre-taxonomy.toml: `[[genre]]` tables with name, family and aliases.
 public enum TaxonomyFile {
     public static func parse(_ text: String) throws -> Taxonomy {
-        let table = try TOMLTable(string: text)
+        let table = try TOMLText.table(text)
         var genres: [Taxonomy.Genre] = []
         for item in table["genre"]?.array ?? TOMLArray() {
             guard let t = item.table, let name = t["name"]?.string else {

@@ -1,5 +1,5 @@
 import Foundation
-import Genres
+@testable import Genres
 import GRDB
 @testable import Pipeline
 import Store
@@ -213,20 +213,25 @@ final class HostileInputTests: LibraryTestCase {
         XCTAssertTrue(r.stderr.contains("whole file system"), r.stderr)
     }
 
+    /// Each config file's text ends `scan` with exit 2 and a message holding its expected part.
+    private func assertEachConfigIsRefused(_ cases: [(text: String, message: String)], line: UInt = #line) throws {
+        for (text, message) in cases {
+            try text.write(toFile: dir + "/config.toml", atomically: true, encoding: .utf8)
+            let r = try CLI.run(["--config", dir + "/config.toml", "--db", db, "--library", library, "scan"])
+            XCTAssertEqual(r.status, 2, "\(text): \(r.stderr.prefix(300))", line: line)
+            XCTAssertTrue(r.stderr.contains(message), "\(text): \(r.stderr.prefix(300))", line: line)
+        }
+    }
+
     func testWronglyTypedOrUnknownConfigKeysAreErrorsNamingTheKey() throws {
-        let cases: [(String, String)] = [
+        let cases: [(text: String, message: String)] = [
             ("jobs = \"two\"", "'jobs' must be an integer"),
             ("[analysis]\nmin_bpm = \"fast\"", "'analysis.min_bpm' must be a number"),
             ("[analysis]\nmin-bpm = 80", "unknown key 'analysis.min-bpm'"),
             ("libary = \"/srv/music\"", "unknown key 'libary'"),
             ("[runtime]\nworker_timeout_base_s = true", "'runtime.worker_timeout_base_s' must be a number"),
         ]
-        for (text, message) in cases {
-            try text.write(toFile: dir + "/config.toml", atomically: true, encoding: .utf8)
-            let r = try CLI.run(["--config", dir + "/config.toml", "--db", db, "--library", library, "scan"])
-            XCTAssertEqual(r.status, 2, text)
-            XCTAssertTrue(r.stderr.contains(message), "\(text): \(r.stderr)")
-        }
+        try assertEachConfigIsRefused(cases)
         try "[pipeline]\nstages = [\"scan\"]\nforce = \"yes\"\n".write(toFile: dir + "/p.toml", atomically: true, encoding: .utf8)
         let pipeline = try spindle(["run", dir + "/p.toml"])
         XCTAssertEqual(pipeline.status, 2)
@@ -237,6 +242,47 @@ final class HostileInputTests: LibraryTestCase {
                 .deletingLastPathComponent().appendingPathComponent("Pipelines/\(file).toml").path
             XCTAssertNoThrow(try PipelineFile.load(path: path), file)
         }
+    }
+
+    /// A table header whose name starts with a character no key starts with ("[.analysis]", "[é]", "[ #"), or
+    /// a "}" where an array expects a value, hit an assertion in TOMLKit's parser that aborted spindle (exit
+    /// 134, a crash report) before any message: in the config file, a pipeline file, the genre rules or the
+    /// taxonomy, every nightly run died so.
+    func testTOMLTheParserWouldAbortOnIsAConfigurationErrorNotACrash() throws {
+        let cases: [(text: String, message: String)] = [
+            ("[.analysis]\nmin_bpm = 80", "is not valid TOML: Error while parsing table header: expected bare key starting character or string delimiter, saw '.' (at line 1, column 2)"),
+            ("jobs = 2\n[[é]]", "saw 'é' (at line 2, column 3)"),
+            ("[ # analysis", "saw '#' (at line 1, column 3)"),
+            ("[\r\nmin_bpm = 80", "saw end of line (at line 1, column 2)"),
+            ("[\u{0B}analysis]", "saw '\\u000B' (at line 1, column 2)"),
+            ("[analysis]\nenabled = [\"tempo\", }", "Error while parsing array: expected value or closing ']', saw '}' (at line 2, column 21)"),
+            ("[pipeline]\nstages = [\n  # the usual ones\n  [}]]", "saw '}' (at line 4, column 4)"),
+            ("x = [\u{2028}1]", "saw '\\u2028' (at line 1, column 6)"),
+            ("[[[analysis]]]", "saw '[' (at line 1, column 3)"),
+        ]
+        try assertEachConfigIsRefused(cases)
+        try "[pipeline]\nstages = [\"scan\"]\n[=]\n".write(toFile: dir + "/p.toml", atomically: true, encoding: .utf8)
+        let pipeline = try spindle(["run", dir + "/p.toml"])
+        XCTAssertEqual(pipeline.status, 2, String(pipeline.stderr.prefix(300)))
+        XCTAssertTrue(pipeline.stderr.contains("saw '=' (at line 3, column 2)"), String(pipeline.stderr.prefix(300)))
+        XCTAssertThrowsError(try RuleSet.parse("[[rule]]\ntemplate = \"{genre}\"\n[[ézé]]\n"))
+        XCTAssertThrowsError(try TaxonomyFile.parse("[[génre]]\nname = \"Pop\"\n"))
+        // What only looks like such a header is none: a nested array's line, a multi-line string's, a quoted name.
+        let valid = #"""
+            x = [
+              [1, 2],
+              [ "[", '#' ],
+            ]
+            s = """
+            [.not a header # nor a comment \"""
+            """
+            t = '''
+            [= neither'''
+            ["quoted . name"] # [.comment
+            [ 'a' . "b" ]
+            """#
+        XCTAssertNil(TOMLText.unparsable(valid))
+        XCTAssertNoThrow(try TOMLText.table(valid))
     }
 
     /// `library = "~/Music"` in a config file, or `Environment=MUSIC_DIR=~/Music` in a systemd unit: no shell

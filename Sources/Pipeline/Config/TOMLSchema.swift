@@ -1,4 +1,5 @@
 import TOMLKit
+import Genres
 
 /// The keys a config or pipeline file may hold and their types. A key the schema does not know (a typo,
 /// `min-bpm` for `min_bpm`) or a value of the wrong type (`jobs = "two"`) is a configuration error naming the
@@ -38,7 +39,7 @@ struct TOMLSchema: Sendable {
     /// Checks the text of `file` against the schema; throws a ConfigurationError naming the first bad key.
     func check(text: String, file: String) throws {
         let table: TOMLTable
-        do { table = try TOMLTable(string: text) } catch {
+        do { table = try TOMLText.table(text) } catch {
             throw ConfigurationError("\(file) is not valid TOML: \(error)")
         }
         try check(table, file: file, prefix: "")
