@@ -103,14 +103,12 @@ public struct SubsonicClient: Sendable {
         guard response.statusCode == 200 else {
             throw Failure(description: "server answered HTTP \(response.statusCode)", transient: false)
         }
-        guard let data, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let body = object["subsonic-response"] as? [String: Any] else {
-            throw Failure(description: "not a Subsonic response", transient: false)
+        let code: Int, message: String
+        switch SubsonicAnswer(data ?? Data(), contentType: response.value(forHTTPHeaderField: "Content-Type")) {
+        case .ok: return
+        case .notSubsonic(let description): throw Failure(description: description, transient: false)
+        case .failed(let c, let m): (code, message) = (c, m)
         }
-        if body["status"] as? String == "ok" { return }
-        let details = body["error"] as? [String: Any]
-        let code = details?["code"] as? Int ?? -1
-        let message = details?["message"] as? String ?? "unknown error"
         switch code {
         case 50:
             throw Failure(description: "user \(user) may not start a scan: \(message) (Navidrome needs an admin user)",

@@ -228,6 +228,25 @@ final class NavidromeTests: XCTestCase {
         XCTAssertTrue(server.requests[0].contains("t=abc") && server.requests[0].contains("s=xyz"))
     }
 
+    /// A server that ignores `f=json` answers XML: its "ok" started the scan, yet the run failed with "not a
+    /// Subsonic response"; and a login page in front of the server was called that too, naming nothing.
+    func testRescanReadsAnXMLAnswerAndNamesAWebPage() throws {
+        let xmlOK = #"<?xml version="1.0" encoding="UTF-8"?><subsonic-response xmlns="http://subsonic.org/restapi" status="ok" version="1.16.1"><scanStatus scanning="true"/></subsonic-response>"#
+        let xmlRefused = #"<subsonic-response status="failed" version="1.16.1"><error code="50" message="User &quot;bob&quot; not authorized"/></subsonic-response>"#
+        let page = "<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body>Login</body></html>"
+        let server = try StubHTTPServer(responses: [(200, xmlOK), (200, xmlRefused), (200, page), (200, "\u{1B}[2Jok")])
+        let client = SubsonicClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, user: "bob", credentials: .password("x"))
+        XCTAssertEqual(try client.startScan(), 1)
+        XCTAssertThrowsError(try client.startScan()) { error in
+            XCTAssertEqual("\(error)", #"user bob may not start a scan: User "bob" not authorized (Navidrome needs an admin user)"#)
+        }
+        XCTAssertThrowsError(try client.startScan()) { error in XCTAssertTrue("\(error)".hasPrefix("a web page, not a Subsonic response"), "\(error)") }
+        XCTAssertThrowsError(try client.startScan()) { error in
+            XCTAssertEqual("\(error)", "not a Subsonic response (it begins “ [2Jok”)", "control characters are not printed")
+        }
+        XCTAssertEqual(server.requests.count, 4, "none of these is retried")
+    }
+
     func testRescanRetriesTransientFailuresWithBackoff() throws {
         let server = try StubHTTPServer(responses: [(503, "busy"), (503, "busy"),
                                                     (200, #"{"subsonic-response":{"status":"ok","version":"1.16.1"}}"#)])
