@@ -18,8 +18,8 @@ struct GenresCommand: ParsableCommand {
                 weighted timbre 0.60, rhythm 0.25, tonal 0.15; each cluster is named from the traits that set \
                 it apart (brightness, percussiveness, noisiness, texture, tonal clarity, mode, tempo span, \
                 loudness); clusters that repeat a rule genre are merged into it; genres under 3 tracks or the confidence threshold are dropped. \
-                Every membership carries an explanation. Replaces composite_genres and genre_memberships in \
-                one transaction.
+                Every membership carries an explanation. Replaces the library's rows of composite_genres and \
+                genre_memberships in one transaction; another library in the same database keeps its own.
                 """)
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Print a JSON summary.") var json = false
@@ -49,7 +49,8 @@ struct GenresCommand: ParsableCommand {
             discussion: """
                 HTML is one self-contained file with SVG charts (genres by size, tempo, loudness, decades), the \
                 library map (PCA of the sonic space, coloured by cluster) and every genre's tracks with their explanations. JSON follows {"genres": [{"name", "kind", \
-                "confidence", "size", "members": [{"path", "score", "explanation"}]}]}.
+                "confidence", "size", "members": [{"path", "score", "explanation"}]}]}. The genres are the \
+                library's (--library, or the database's only one); with several libraries and none named, all of them.
                 """)
         @OptionGroup var global: GlobalOptions
         @Option(help: "html, md, csv or json.") var format = "html"

@@ -241,6 +241,37 @@ final class SimilarityTests: LibraryTestCase {
         XCTAssertGreaterThan(playlists["written"] as? Int ?? 0, 0, "\(playlists)")
     }
 
+    /// Two libraries in one database (two disks, one default database): the nightly run of the second replaced
+    /// the first one's genres, so the first library's report showed the other's genres, and its `playlists
+    /// write` put the other's genres, every one empty, into its folder for Navidrome to import.
+    func testTwoLibrariesInOneDatabaseKeepTheirOwnGenresAndPlaylists() throws {
+        func genreNames(_ library: String) throws -> [String] {
+            let report = try CLI.run(["--db", db, "--library", library, "genres", "report", "--format", "json"])
+            XCTAssertEqual(report.status, 0, report.stderr)
+            return try XCTUnwrap(json(report)["genres"] as? [[String: Any]]).compactMap { $0["name"] as? String }.sorted()
+        }
+        let ours = try genreNames(library)
+        XCTAssertFalse(ours.isEmpty)
+        // The second library: the same sounds under other paths, so its genres are built from other files.
+        let second = dir + "/second disk"
+        try FileManager.default.createDirectory(atPath: second, withIntermediateDirectories: true)
+        for folder in ["beats", "chords", "hiss"] {
+            try FileManager.default.copyItem(atPath: library + "/" + folder, toPath: second + "/disk2 " + folder)
+        }
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", second, "analyze", "--quiet"]).status, 0)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", second, "genres", "build", "--quiet"]).status, 0)
+        XCTAssertFalse(try genreNames(second).isEmpty)
+        XCTAssertEqual(try genreNames(library), ours, "the first library's genres stay its own")
+        let written = try json(try CLI.run(["--db", db, "--library", library, "playlists", "write", "--json"]))
+        XCTAssertEqual((written["playlists"] as? [String: Any])?["written"] as? Int, ours.count, "\(written)")
+        let folder = library + "/Spindle Playlists"
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            let paths = try String(contentsOfFile: folder + "/" + name, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+            XCTAssertFalse(paths.isEmpty, "\(name) lists no track")
+            XCTAssertTrue(paths.allSatisfy { !$0.contains("disk2") }, "\(name): \(paths)")
+        }
+    }
+
     func testPlaylistsGoToTheConfiguredFolder() throws {
         let outside = dir + "/navidrome-playlists"
         let config = dir + "/spindle.toml"

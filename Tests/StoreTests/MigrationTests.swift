@@ -298,6 +298,35 @@ final class MigrationTests: XCTestCase {
         return (upgraded, versions)
     }
 
+    /// Genres built before v23 belong to the library of their members, the genre tables keep their rows, and
+    /// two libraries may then each hold a genre of one name.
+    func testGenresBelongToTheirLibraryAfterTheUpgrade() throws {
+        let files = [("a.flac", "flac", 2), ("b.flac", "flac", 2)]
+        let (upgraded, _) = try upgrade(dir + "/genres.db", files, from: "v22-flac-without-length-is-whole") { db in
+            try db.execute(sql: """
+                INSERT INTO composite_genres (id, name, kind, confidence, size, description, built_at)
+                VALUES (7, 'Korean Pop', 'rule', 1, 2, 'language Korean', ?), (8, 'Empty', 'rule', 1, 0, '', ?)
+                """, arguments: [Date(), Date()])
+            try db.execute(sql: "INSERT INTO genre_memberships (genre_id, file_id, score, explanation) VALUES (7, 1, 1, 'x'), (7, 2, 1, 'y')")
+        }
+        try upgraded.writer.write { db in
+            let genres = try Row.fetchAll(db, sql: "SELECT id, name, root_id FROM composite_genres ORDER BY id")
+                .map { "\($0[0] as Int64) \($0[1] as String) \(($0[2] as Int64?).map(String.init) ?? "none")" }
+            XCTAssertEqual(genres, ["7 Korean Pop 1", "8 Empty none"])
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM genre_memberships WHERE genre_id = 7"), 2)
+            XCTAssertEqual(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count, 0)
+            try db.execute(sql: "INSERT INTO library_roots (id, path, added_at) VALUES (2, '/srv/other', ?)", arguments: [Date()])
+            try db.execute(sql: """
+                INSERT INTO composite_genres (name, kind, confidence, size, description, built_at, root_id)
+                VALUES ('Korean Pop', 'rule', 1, 0, '', ?, 2)
+                """, arguments: [Date()])
+            XCTAssertThrowsError(try db.execute(sql: """
+                INSERT INTO composite_genres (name, kind, confidence, size, description, built_at, root_id)
+                VALUES ('Korean Pop', 'rule', 1, 0, '', ?, 2)
+                """, arguments: [Date()]), "a name is unique within its library")
+        }
+    }
+
     func testMigrationNamesAreAppendOnly() {
         // Renaming or reordering a shipped migration would re-run it on users' databases.
         XCTAssertEqual(Array(SpindleDatabase.migrationNames.prefix(6)), ["v1-file-index", "v2-analysis", "v3-runtime", "v4-paths", "v5-genres", "v6-tags"])

@@ -115,7 +115,7 @@ public enum LibraryJobs {
                 try checkpoint()
             }
             if whole, request.stages.contains(.report) {
-                let text = try GenresStage.report(database: database, format: request.reportFormat, output: request.reportOutput)
+                let text = try GenresStage.report(database: database, rootId: rootId, format: request.reportFormat, output: request.reportOutput)
                 if let text { print(text, terminator: "") }
                 outcome.reportWritten = request.reportOutput ?? "standard output"
             }

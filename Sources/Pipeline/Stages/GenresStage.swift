@@ -1,6 +1,7 @@
 import Foundation
 import Genres
 import GRDB
+import Library
 import Reports
 import Store
 
@@ -29,34 +30,37 @@ public enum GenresStage {
                  ids[m.path].map { GenreMembershipRecord(genreId: 0, fileId: $0, score: m.score, explanation: m.explanation) }
              })
         }
-        report.memberships = try database.writer.write { db in try GenreQueries.replace(db, with: records) }
+        report.memberships = try database.writer.write { db in try GenreQueries.replace(db, rootId: rootId, with: records) }
         report.genres = output.genres.count
         report.dropped = output.dropped.count
         report.seconds = monotonicSeconds() - started
         return report
     }
 
-    /// The stored genres and the library numbers, for a report.
-    public static func reportData(database: SpindleDatabase) throws -> ReportData {
-        let (stored, numbers) = try database.writer.read { db in (try GenreQueries.stored(db), try GenreQueries.libraryNumbers(db)) }
+    /// The stored genres and the library numbers of the library at `rootId` (of every library the database
+    /// holds when nil), for a report.
+    public static func reportData(database: SpindleDatabase, rootId: Int64?) throws -> ReportData {
+        let (stored, numbers) = try database.writer.read { db in
+            (try GenreQueries.stored(db, rootId: rootId), try GenreQueries.libraryNumbers(db, rootId: rootId))
+        }
         let genres = stored.map { genre, members in
             CompositeGenre(name: genre.name, kind: genre.kind == .cluster ? .cluster : .rule, confidence: genre.confidence,
                            description: genre.description,
                            members: members.map { Membership(path: $0.path, score: $0.score, explanation: $0.explanation) })
         }
         return ReportData(genres: genres, tracks: numbers.map { ReportData.Track(path: $0.path, bpm: $0.bpm, lufs: $0.lufs, year: $0.year) },
-                          map: try map(database: database, genres: genres))
+                          map: try map(database: database, rootId: rootId, genres: genres))
     }
 
     /// At most this many dots on the report's map: beyond it, an even sample (in path order).
     static let mapPoints = 5000
 
     /// The report's map: the sonic space projected on its two principal axes, each dot coloured by the
-    /// cluster genre that holds the track most strongly.
-    static func map(database: SpindleDatabase, genres: [CompositeGenre]) throws -> ReportData.Map? {
+    /// cluster genre that holds the track most strongly. One library's: none for several at once.
+    static func map(database: SpindleDatabase, rootId: Int64?, genres: [CompositeGenre]) throws -> ReportData.Map? {
         let roots = try database.writer.read { db in try FileQueries.roots(db) }
-        guard roots.count == 1, let rootId = try database.writer.read({ db in try FileQueries.rootId(db, path: roots[0]) }),
-              let space = try SonicLibrary.load(database, rootId: rootId).space() else { return nil }
+        let only = roots.count == 1 ? try database.writer.read({ db in try FileQueries.rootId(db, path: roots[0]) }) : nil
+        guard let rootId = rootId ?? only, let space = try SonicLibrary.load(database, rootId: rootId).space() else { return nil }
         var cluster: [String: (name: String, score: Double)] = [:]
         for genre in genres where genre.kind == .cluster {
             for m in genre.members where (cluster[m.path]?.score ?? -1) < m.score { cluster[m.path] = (genre.name, m.score) }
@@ -69,14 +73,24 @@ public enum GenresStage {
         return ReportData.Map(points: points, tracks: space.count, explained: projection.explained)
     }
 
-    /// `genres report`: the database's stored genres; a missing database is a usage error, not a new file.
+    /// `genres report`: the stored genres of the settings' library, or of the database's only one (of all its
+    /// libraries when it holds several and none is named); a missing database is a usage error, not a new file.
     public static func report(settings: Settings, format: ReportFormat, output: String?) throws -> String? {
-        try report(database: try LibraryJobs.existingDatabaseForReading(settings), format: format, output: output)
+        let database = try LibraryJobs.existingDatabaseForReading(settings)
+        var rootId: Int64?
+        if let named = try? LibraryJobs.libraryPath(settings, database: database) {
+            // A library whose folder is not mounted still has its genres in the database.
+            let path = (try? LibraryRoot(path: named))?.path ?? named
+            rootId = try database.writer.read { db in try FileQueries.rootId(db, path: path) }
+            if rootId == nil { throw ConfigurationError("the database knows no library at \(path): run `spindle scan` first") }
+        }
+        return try report(database: database, rootId: rootId, format: format, output: output)
     }
 
-    /// Renders the stored genres; writes `output` when given (returns nil), else returns the text.
-    public static func report(database: SpindleDatabase, format: ReportFormat, output: String?) throws -> String? {
-        let text = format.render(try reportData(database: database))
+    /// Renders the stored genres of the library at `rootId` (all when nil); writes `output` when given (returns
+    /// nil), else returns the text.
+    public static func report(database: SpindleDatabase, rootId: Int64?, format: ReportFormat, output: String?) throws -> String? {
+        let text = format.render(try reportData(database: database, rootId: rootId))
         guard let output else { return text }
         do {
             try AtomicFile.write(Data(text.utf8), to: output)

@@ -46,7 +46,7 @@ public enum PlaylistsStage {
         let library = try SonicLibrary.load(database, rootId: rootId)
         let tracks = Dictionary(uniqueKeysWithValues: library.rows.map { ($0.input.path, $0.input) })
         let (genres, known) = try database.writer.read { db in
-            (try GenreQueries.stored(db), try PlaylistQueries.written(db, in: folder))
+            (try GenreQueries.stored(db, rootId: rootId), try PlaylistQueries.written(db, in: folder))
         }
         let ours = Dictionary(uniqueKeysWithValues: known.map { ($0.file, $0) })
         var report = Report(folder: folder)

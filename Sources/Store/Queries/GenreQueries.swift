@@ -45,13 +45,16 @@ public enum GenreQueries {
         return Dictionary(grouping: rows, by: { $0[0] as Int }).mapValues { $0.map { $0[1] as String } }
     }
 
-    /// Replaces every composite genre and membership in one transaction.
-    public static func replace(_ db: Database, with genres: [(CompositeGenreRecord, [GenreMembershipRecord])]) throws -> Int {
-        try GenreMembershipRecord.deleteAll(db)
-        try CompositeGenreRecord.deleteAll(db)
+    /// Replaces the composite genres and memberships of the library at `rootId` in one transaction; other
+    /// libraries' genres stay. Genres of no library (built empty by an older Spindle) go too.
+    public static func replace(_ db: Database, rootId: Int64, with genres: [(CompositeGenreRecord, [GenreMembershipRecord])]) throws -> Int {
+        let replaced = CompositeGenreRecord.filter(Column("root_id") == rootId || Column("root_id") == nil)
+        try GenreMembershipRecord.filter(replaced.select(Column("id")).contains(Column("genre_id"))).deleteAll(db)
+        try replaced.deleteAll(db)
         var memberships = 0
         for (genre, members) in genres {
             var genre = genre
+            genre.rootId = rootId
             try genre.insert(db)
             for var m in members {
                 m.genreId = genre.id!
@@ -62,9 +65,11 @@ public enum GenreQueries {
         return memberships
     }
 
-    /// The stored genres, largest first, each with its members' paths.
-    public static func stored(_ db: Database) throws -> [(CompositeGenreRecord, [(path: String, score: Double, explanation: String)])] {
-        let genres = try CompositeGenreRecord.order(Column("size").desc, Column("name")).fetchAll(db)
+    /// The stored genres of the library at `rootId` (of every library when nil), largest first, each with its
+    /// members' paths (relative to their root).
+    public static func stored(_ db: Database, rootId: Int64?) throws -> [(CompositeGenreRecord, [(path: String, score: Double, explanation: String)])] {
+        let all = CompositeGenreRecord.order(Column("size").desc, Column("name"))
+        let genres = try (rootId.map { all.filter(Column("root_id") == $0) } ?? all).fetchAll(db)
         return try genres.map { genre in
             let members = try Row.fetchAll(db, sql: """
                 SELECT f.path, m.score, m.explanation FROM genre_memberships m JOIN files f ON f.id = m.file_id
@@ -74,12 +79,13 @@ public enum GenreQueries {
         }
     }
 
-    /// Tempo, loudness and year of every present file, for the report's charts.
-    public static func libraryNumbers(_ db: Database) throws -> [(path: String, bpm: Double?, lufs: Double?, year: Int?)] {
+    /// Tempo, loudness and year of every present file of the library at `rootId` (of every library when nil),
+    /// for the report's charts.
+    public static func libraryNumbers(_ db: Database, rootId: Int64?) throws -> [(path: String, bpm: Double?, lufs: Double?, year: Int?)] {
         try Row.fetchAll(db, sql: """
             SELECT f.path, a.bpm, a.lufs_integrated, t.year FROM files f
             LEFT JOIN analysis a ON a.file_id = f.id AND a.status = 'ok' LEFT JOIN tracks t ON t.file_id = f.id
-            WHERE f.status = 'present' ORDER BY f.path
-            """).map { ($0[0], $0[1], $0[2], $0[3]) }
+            WHERE f.status = 'present' AND (?1 IS NULL OR f.root_id = ?1) ORDER BY f.path
+            """, arguments: [rootId]).map { ($0[0], $0[1], $0[2], $0[3]) }
     }
 }

@@ -12,10 +12,13 @@ public struct CompositeGenreRecord: SnakeCaseRecord, Sendable, Equatable {
     public var size: Int
     public var description: String
     public var builtAt: Date
+    /// The library root whose tracks it was built from (nil only for a genre an older Spindle built empty).
+    public var rootId: Int64?
 
-    public init(name: String, kind: Kind, confidence: Double, size: Int, description: String, builtAt: Date = Date()) {
+    public init(name: String, kind: Kind, confidence: Double, size: Int, description: String, builtAt: Date = Date(),
+                rootId: Int64? = nil) {
         self.name = name; self.kind = kind; self.confidence = confidence; self.size = size
-        self.description = description; self.builtAt = builtAt
+        self.description = description; self.builtAt = builtAt; self.rootId = rootId
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
