@@ -163,7 +163,7 @@ struct TagsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Restore the tags a batch changed (once; a file changed since is reported, not clobbered).")
         @OptionGroup var global: GlobalOptions
-        @Flag(help: "Undo the latest batch.") var last = false
+        @Flag(help: "Undo the latest batch of this library (another library in the database keeps its own).") var last = false
         @Flag(help: "Print a JSON summary.") var json = false
         @Argument(help: "The batch number.") var batch: Int64?
 

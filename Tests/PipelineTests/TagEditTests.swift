@@ -241,6 +241,30 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(try Mutagen.dump(library + "/d.ogg").tags["title"], ["Original"])
     }
 
+    /// Two libraries in one database: `undo --last` took the latest batch of either, and undoing the other
+    /// library's batch read its paths against this root ("cannot open folder …", exit 3, the batch left open).
+    func testUndoTakesTheBatchesOfItsOwnLibrary() throws {
+        _ = try makeFiles()
+        let other = dir + "/other disk"
+        try FileManager.default.createDirectory(atPath: other + "/B", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: library + "/a.flac", toPath: other + "/B/b.flac")
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "set", "a.flac", "--set", "TITLE=Ours"]).status, 0)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", other, "tags", "set", "B/b.flac", "--set", "TITLE=Theirs"]).status, 0)
+        let named = try CLI.run(["--db", db, "--library", library, "tags", "undo", "2"])
+        XCTAssertEqual(named.status, 2, named.stdout + named.stderr)
+        XCTAssertTrue(named.stderr.contains("tag batch #2 changed files of the library at \(other): undo it with --library \(other)"),
+                      named.stderr)
+        let last = try CLI.run(["--db", db, "--library", library, "tags", "undo", "--last"])
+        XCTAssertEqual(last.status, 0, last.stdout + last.stderr)
+        XCTAssertEqual(try Mutagen.dump(library + "/a.flac").tags["title"], ["Original"])
+        XCTAssertEqual(try Mutagen.dump(other + "/B/b.flac").tags["title"], ["Theirs"])
+        let none = try CLI.run(["--db", db, "--library", library, "tags", "undo", "--last"])
+        XCTAssertEqual(none.status, 2)
+        XCTAssertTrue(none.stderr.contains("no tag batch of this library to undo"), none.stderr)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", other, "tags", "undo", "--last"]).status, 0)
+        XCTAssertEqual(try Mutagen.dump(other + "/B/b.flac").tags["title"], ["Original"])
+    }
+
     func testApplyFromCSVAndFixers() throws {
         _ = try makeFiles()
         let csv = dir + "/edits.csv"

@@ -225,8 +225,13 @@ public enum TagBatch {
     /// already undone is refused. A file that could not be restored (a full disk) keeps the batch open, so
     /// undoing it again retries that file rather than moving on to an older batch.
     static func undo(batch: Int64?, database: SpindleDatabase, root: LibraryRoot) throws -> Report {
-        guard let record = try database.writer.read({ db in try TagBatchQueries.batch(db, id: batch) }), let id = record.id else {
-            throw ConfigurationError(batch.map { "no tag batch #\($0)" } ?? "no tag batch to undo")
+        guard let record = try database.writer.read({ db in try TagBatchQueries.batch(db, id: batch, rootPath: root.path) }),
+              let id = record.id else {
+            throw ConfigurationError(batch.map { "no tag batch #\($0)" } ?? "no tag batch of this library to undo")
+        }
+        // Its paths are relative to that library's root: read against this one, they name nothing or other files.
+        if let other = try database.writer.read({ db in try TagBatchQueries.otherLibrary(db, batch: id, rootPath: root.path) }) {
+            throw ConfigurationError("tag batch #\(id) changed files of the library at \(other): undo it with --library \(other)")
         }
         guard record.status != .undone else {
             throw ConfigurationError("tag batch #\(id) was already undone; undoing it twice is refused")

@@ -32,11 +32,24 @@ public enum TagBatchQueries {
         try TagBatchRecord.filter(key: batch).updateAll(db, assignments)
     }
 
-    /// The batch `id`, or the latest batch not yet undone.
-    public static func batch(_ db: Database, id: Int64?) throws -> TagBatchRecord? {
+    /// The batch `id`, or the latest batch not yet undone among those of the library at `rootPath` (a batch
+    /// that changed files of another library in the database is that library's to undo).
+    public static func batch(_ db: Database, id: Int64?, rootPath: String) throws -> TagBatchRecord? {
         if let id { return try TagBatchRecord.fetchOne(db, key: id) }
-        return try TagBatchRecord.filter(Column("status") != TagBatchRecord.Status.undone.rawValue)
-            .order(Column("id").desc).fetchOne(db)
+        return try TagBatchRecord.fetchOne(db, sql: """
+            SELECT * FROM tag_batches b WHERE b.status != ? AND NOT EXISTS (
+                SELECT 1 FROM tag_edits e JOIN files f ON f.id = e.file_id JOIN library_roots r ON r.id = f.root_id
+                WHERE e.batch_id = b.id AND r.path != ?)
+            ORDER BY b.id DESC LIMIT 1
+            """, arguments: [TagBatchRecord.Status.undone.rawValue, rootPath])
+    }
+
+    /// The library, other than the one at `rootPath`, whose files the batch changed; nil when it is this one's.
+    public static func otherLibrary(_ db: Database, batch: Int64, rootPath: String) throws -> String? {
+        try String.fetchOne(db, sql: """
+            SELECT r.path FROM tag_edits e JOIN files f ON f.id = e.file_id JOIN library_roots r ON r.id = f.root_id
+            WHERE e.batch_id = ? AND r.path != ? LIMIT 1
+            """, arguments: [batch, rootPath])
     }
 
     /// Each file's latest written value of `key`, as journaled (`new_values`; nil: the key was removed), and the
