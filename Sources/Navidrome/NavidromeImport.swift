@@ -46,9 +46,11 @@ public enum NavidromeImport {
         var rows: [NavidromeTrackRecord] = []
         let ours = try librariesOfThisRoot(tracks, resolver: resolver)
         var others: [String: Int] = [:]
+        var otherIds = Set<String>()
         for track in tracks {
             guard ours.contains(track.libraryId) else {
                 others[libraryLabel(track), default: 0] += 1
+                otherIds.insert(track.id)
                 rows.append(NavidromeTrackRecord(navidromeId: track.id, fileId: nil, navidromePath: track.path,
                                                  strategy: nil, tried: "[]"))
                 continue
@@ -79,7 +81,7 @@ public enum NavidromeImport {
                                              strategy: fileId == nil ? nil : resolution.strategy,
                                              tried: jsonArray(tried)))
         }
-        try database.writer.write { db in try NavidromeQueries.replaceMappings(db, rows) }
+        try database.writer.write { db in try NavidromeQueries.replaceMappings(db, rows, others: otherIds) }
         report.otherLibraries = others.sorted { $0.key < $1.key }.map { (library: $0.key, tracks: $0.value) }
         return report
     }

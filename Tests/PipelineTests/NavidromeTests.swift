@@ -125,6 +125,37 @@ final class NavidromeTests: XCTestCase {
         XCTAssertEqual(mapped.count, 120)
     }
 
+    /// One database for two disks, each a library of its own in Navidrome too: importing for the second disk
+    /// wrote every track of the first as unmapped ("another Navidrome library"), so only the last import's
+    /// mappings were ever in navidrome_tracks. Each import now leaves the other library's mappings as they are.
+    func testImportForASecondLibraryKeepsTheFirstOnesMappings() throws {
+        let tracks = try makeLibrary()
+        let navidrome = try multiLibraryDB(tracks)
+        XCTAssertEqual(try NavidromeImport.run(navidromeDB: navidrome, database: database, root: root).mapped, 120)
+        // The audiobooks' disk, indexed into the same database.
+        let books = dir + "/audiobooks"
+        for i in 1..<30 {
+            let t = tracks[i]
+            let path = books + "/\(t.artist) reads/\(t.album)/\(t.title).mp3"
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Synth.write(Synth.sine(frequency: 200 + Double(i), seconds: 0.05, amplitude: 0.1), to: path, format: .wav16)
+        }
+        let booksRoot = try LibraryRoot(path: books)
+        _ = try LibraryScanner(database: database, root: booksRoot).scan()
+        let second = try NavidromeImport.run(navidromeDB: navidrome, database: database, root: booksRoot)
+        XCTAssertGreaterThanOrEqual(second.mapped, 29)
+        let mapped = try database.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT navidrome_id FROM navidrome_tracks WHERE file_id IS NOT NULL")
+        }
+        XCTAssertEqual(mapped.filter { $0.hasPrefix("m") }.count, 120, "the first library's tracks stay mapped")
+        XCTAssertEqual(mapped.filter { $0.hasPrefix("b") }.count, second.mapped)
+        // Importing for the first library again keeps the audiobooks' mappings in turn.
+        XCTAssertEqual(try NavidromeImport.run(navidromeDB: navidrome, database: database, root: root).mapped, 120)
+        XCTAssertEqual(try database.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM navidrome_tracks WHERE file_id IS NOT NULL")
+        }, 120 + second.mapped)
+    }
+
     /// Spindle may index only part of a Navidrome library (its `Rock/` of Navidrome's whole `/music`): that
     /// library is still this one, though most of its tracks are elsewhere; the audiobooks are still not.
     func testImportKeepsANavidromeLibraryThisRootIsOnlyAPartOf() throws {

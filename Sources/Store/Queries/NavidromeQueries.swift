@@ -3,10 +3,15 @@ import GRDB
 
 /// Navidrome's track ids mapped to library files (`navidrome_tracks`), and Navidrome's own database, read.
 public enum NavidromeQueries {
-    public static func replaceMappings(_ db: Database, _ rows: [NavidromeTrackRecord]) throws {
+    /// Every Navidrome track's row, replaced; `others`, the tracks of Navidrome libraries that are not this
+    /// root's, keep the file an import for another root (a second disk in the same database) mapped them to,
+    /// instead of losing it to this import's "not ours".
+    public static func replaceMappings(_ db: Database, _ rows: [NavidromeTrackRecord], others: Set<String>) throws {
+        let kept = try NavidromeTrackRecord.filter(Column("file_id") != nil).fetchAll(db).filter { others.contains($0.navidromeId) }
         try NavidromeTrackRecord.deleteAll(db)
         // A hostile database may repeat an id: the last row for it wins.
         for var row in rows { try row.upsert(db) }
+        for var row in kept { try row.upsert(db) }
     }
 
     /// One `media_file` row of Navidrome's database, every column read as text whatever type it holds.
