@@ -8,7 +8,8 @@ import Foundation
 /// empty file hides the whole folder, which is also what older versions did. Spindle reads this part of
 /// gitignore: blank lines and `#` comments are skipped; a pattern with no `/` but a trailing one matches a
 /// name at any depth (`*.wav`, `Demos`); one with a `/` matches the path from the file's folder (`/live`,
-/// `Bootlegs/*`); `**/` at the start means at any depth and `/**` at the end everything inside; a trailing
+/// `Bootlegs/*`); `**/` at the start means at any depth, `/**/` between names any number of folders (none
+/// too) and `/**` at the end everything inside; a trailing
 /// `/` matches folders only; `!` takes a path back, and the last matching line decides. `*`, `?` and `[…]`
 /// are glob wildcards that never match a `/`.
 struct IgnoreFile: Sendable {
@@ -80,15 +81,34 @@ struct IgnoreFile: Sendable {
 extension IgnoreFile.Rule {
     func matches(path: String, name: String) -> Bool {
         guard anchored else { return fnmatch(pattern, name, FNM_PATHNAME) == 0 }
-        if fnmatch(pattern, path, FNM_PATHNAME) == 0 { return true }
+        if matchesWhole(path) { return true }
         guard anyDepth else { return false }
         // `**/a/b`: the path's tail from any folder down.
         var rest = Substring(path)
         while let slash = rest.firstIndex(of: "/") {
             rest = rest[rest.index(after: slash)...]
-            if fnmatch(pattern, String(rest), FNM_PATHNAME) == 0 { return true }
+            if matchesWhole(String(rest)) { return true }
         }
         return false
+    }
+
+    /// The anchored pattern against a whole path. A `**` segment between others ("Live/**/*.flac") stands for
+    /// any number of folders, none included, as gitignore has it and so Navidrome and Jellyfin read it;
+    /// fnmatch alone takes it for exactly one folder.
+    private func matchesWhole(_ path: String) -> Bool {
+        let segments = pattern.split(separator: "/")
+        guard segments.contains("**") else { return fnmatch(pattern, path, FNM_PATHNAME) == 0 }
+        return Self.matches(segments[...], path.split(separator: "/")[...])
+    }
+
+    private static func matches(_ pattern: ArraySlice<Substring>, _ path: ArraySlice<Substring>) -> Bool {
+        guard let first = pattern.first else { return path.isEmpty }
+        if first == "**" {
+            let rest = pattern.dropFirst()
+            return (path.startIndex...path.endIndex).contains { matches(rest, path[$0...]) }
+        }
+        guard let name = path.first, fnmatch(String(first), String(name), FNM_PATHNAME) == 0 else { return false }
+        return matches(pattern.dropFirst(), path.dropFirst())
     }
 }
 

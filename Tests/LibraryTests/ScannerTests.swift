@@ -77,11 +77,15 @@ final class ScannerTests: XCTestCase {
     /// the server: an empty one its whole folder, patterns what they match beneath their folder, a deeper file
     /// overriding a shallower.
     func testWhatAMediaServersIgnoreFileNamesIsNotIndexed() throws {
-        let kept = ["A/01.flac", "A/keep.wav", "A/Live/l.flac", "B/y.wav", "C/Bootlegs/old/x.flac", "D/notes/n.flac", "E/e.flac"]
+        let kept = ["A/01.flac", "A/keep.wav", "A/Live/l.flac", "B/y.wav", "C/Bootlegs/old/x.flac", "D/notes/n.flac", "E/e.flac",
+                    "F/Sessions/2019/take.ogg"]
+        // "F/**/raw/*.flac": the raw folder at any depth under F, right under it too (gitignore's middle "**").
         let passedOver = ["A/x.wav", "A/Demos/d.flac", "Live/l.flac", "Audiobooks/Book/01.flac", "C/Bootlegs/b.flac",
-                          "D/deep/er/notes/n.flac", "Podcasts/Show/01.mp3", "E/e.ogg", "E/Skip/s.flac"]
+                          "D/deep/er/notes/n.flac", "Podcasts/Show/01.mp3", "E/e.ogg", "E/Skip/s.flac",
+                          "F/raw/a.flac", "F/Sessions/raw/b.flac", "F/Sessions/2019/raw/c.flac"]
         for path in kept + passedOver { try write(path) }
         let rules = "# what Navidrome should not show\n*.wav\n!keep.wav\nDemos/\n/Live/*.flac\nC/Bootlegs/*.flac\n**/er/notes\n"
+            + "F/**/raw/*.flac\n"
         FileManager.default.createFile(atPath: library + "/.ndignore", contents: Data(rules.utf8))
         FileManager.default.createFile(atPath: library + "/Audiobooks/.ndignore", contents: Data())
         FileManager.default.createFile(atPath: library + "/B/.ndignore", contents: Data("!*.wav\n".utf8))
