@@ -8,8 +8,9 @@ import Store
 ///
 /// A root scanned for the first time is the move of an earlier root when a sample of that root's files is
 /// gone from its folder and found in the new one at the same relative paths with the same sizes (nine in ten
-/// at least). A root whose files are still where they were is another library or a copy, never a move; so is
-/// a match with more than one earlier root.
+/// at least), or when its old path now leads to the new folder (a symlink left in its place, a bind mount). A
+/// root whose files are still where they were is another library or a copy, never a move; so is a match with
+/// more than one earlier root.
 public enum RootRelocation {
     /// Files of each earlier root looked at: one `lstat` each in the old folder and in the new.
     static let sampleSize = 64
@@ -18,6 +19,10 @@ public enum RootRelocation {
     public static func previous(_ db: Database, for root: LibraryRoot) throws -> (id: Int64, path: String)? {
         var matches: [(id: Int64, path: String)] = []
         for earlier in try FileQueries.rootRows(db) where earlier.path != root.path {
+            // The old path now reaches this very folder: a symlink left where the library was (so that the
+            // server's configured path still works), or a bind mount. Its files are found at the old path too,
+            // which would make it a copy.
+            if sameFolder(earlier.path, root.path) { matches.append(earlier); continue }
             let files = try FileQueries.presentFiles(db, rootId: earlier.id)
             guard !files.isEmpty else { continue }
             // Spread over the whole index, not its first files only (the first album scanned).
@@ -28,6 +33,13 @@ public enum RootRelocation {
             if found * 10 >= sample.count * 9 { matches.append(earlier) }
         }
         return matches.count == 1 ? matches[0] : nil
+    }
+
+    /// Whether two paths lead to one folder (the same device and inode, links followed).
+    private static func sameFolder(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        guard stat(a, &x) == 0, stat(b, &y) == 0, (x.st_mode & S_IFMT) == S_IFDIR else { return false }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
 
     /// The size of the regular file at `path` (not through a symlink), or nil.

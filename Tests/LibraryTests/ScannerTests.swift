@@ -165,6 +165,27 @@ final class ScannerTests: XCTestCase {
         XCTAssertNil(thirdScanner.relocatedFrom)
     }
 
+    /// Moved to a bigger disk, with a symlink left at the old path so that the media server's configured path
+    /// still works: the old path is a link now, and the library is given by the new one (or the link resolves
+    /// to it). Its files are still found through the old path, so it was taken for a copy: a second library,
+    /// every file analysed again, the old rows present beside the new ones.
+    func testALibraryMovedWithASymlinkLeftAtItsOldPathIsTheSameLibrary() throws {
+        for i in 1...4 { try write("Artist/Album/0\(i).flac", frequency: 300 + 50 * Double(i)) }
+        _ = try scan()
+        let ids = try database.writer.read { try FileRecord.fetchAll($0).map(\.id) }
+        let oldPath = try LibraryRoot(path: library).path
+        let bigger = dir + "/bigger disk/music"
+        try FileManager.default.createDirectory(atPath: dir + "/bigger disk", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: library, toPath: bigger)
+        try FileManager.default.createSymbolicLink(atPath: library, withDestinationPath: bigger)
+        let scanner = LibraryScanner(database: database, root: try LibraryRoot(path: library))
+        let report = try scanner.scan()
+        XCTAssertEqual(scanner.relocatedFrom, oldPath)
+        XCTAssertEqual([report.new, report.missing, report.unchanged], [0, 0, 4])
+        XCTAssertEqual(try database.writer.read { try FileRecord.fetchAll($0).map(\.id) }, ids)
+        XCTAssertEqual(try database.writer.read { try FileQueries.roots($0) }, [try LibraryRoot(path: bigger).path])
+    }
+
     func testMovedFileKeepsItsRow() throws {
         try write("Old/Name.flac")
         _ = try scan()
