@@ -1,6 +1,7 @@
+import Analysis
 import Foundation
 import GRDB
-import Pipeline
+@testable import Pipeline
 import Store
 import TestSupport
 import XCTest
@@ -145,6 +146,26 @@ final class RuntimeTests: XCTestCase {
         let lock = try RunLock(databasePath: db, command: "scan")
         XCTAssertEqual(RunLock.isHeld(databasePath: db), true)
         withExtendedLifetime(lock) {}
+    }
+
+    /// A worker that cannot be started (too few file descriptors, processes or memory that night) is the
+    /// machine's failure. It had been charged to each file as it came, so every file left was failing, and a
+    /// file failing twice waits for new content or --force: one bad night kept them unanalysed. Now no file is
+    /// charged, and the stage ends with the reason and what to do.
+    func testAWorkerThatCannotStartChargesNoFile() throws {
+        try addTracks(["a.flac", "b.flac", "c.flac"])
+        let pool = try WorkerPool(executable: dir + "/no-such-spindle", settings: WorkerSettings(analysis: AnalysisOptions()), jobs: 2)
+        let jobs = ["a.flac", "b.flac", "c.flac"].enumerated().map { i, name in
+            PoolJob(job: WorkerJob(id: i, kind: .analyze, path: library + "/" + name), relativePath: name, fileId: Int64(i + 1),
+                    contentKey: nil, timeout: 30)
+        }
+        var handled = 0
+        XCTAssertThrowsError(try pool.process(jobs) { _ in handled += 1 }) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.hasPrefix("cannot start a worker process: cannot start \(self.dir)/no-such-spindle: No such file or directory"), text)
+            XCTAssertTrue(text.hasSuffix("left for the next run"), text)
+        }
+        XCTAssertEqual(handled, 0, "no file is charged with the machine's failure")
     }
 
     func testSIGKILLAtAnyMomentThenRerunGivesTheCleanRunsResults() throws {

@@ -97,7 +97,8 @@ public enum AnalyzeStage {
                 }
             }
         }
-        try context.pool().process(jobs) { result in
+        // What finished is stored even when the pool stops early (no worker could start).
+        let processed = Result { try context.pool().process(jobs) { result in
             let relative = result.job.relativePath
             let fileId = result.job.fileId
             pending.append(result)
@@ -133,8 +134,9 @@ public enum AnalyzeStage {
                 progress.advance(failed: true, note: "\(relative): \(reason)")
             }
             if pending.count >= 32 || context.journal.isDue { try flush() }
-        }
+        } }
         try flush()
+        try processed.get()
         progress.finish()
         report.seconds = monotonicSeconds() - started
         return report

@@ -23,7 +23,8 @@ public enum TagStage {
         }
         let progress = ProgressReporter(label: "tags", total: jobs.count, verbosity: context.verbosity)
         var batch: [TrackRecord] = []
-        try context.pool().process(jobs) { result in
+        // What was read is stored even when the pool stops early (no worker could start).
+        let processed = Result { try context.pool().process(jobs) { result in
             let relative = result.job.relativePath
             if let snapshot = result.reply?.tags {
                 batch.append(TrackRecord(fileId: result.job.fileId, contentKey: result.job.contentKey, snapshot: snapshot))
@@ -43,9 +44,10 @@ public enum TagStage {
                 batch.removeAll()
                 try context.journal.flush { db in try TrackQueries.save(db, rows) }
             }
-        }
+        } }
         let rows = batch
         try context.journal.flush { db in try TrackQueries.save(db, rows) }
+        try processed.get()
         progress.finish()
         return report
     }

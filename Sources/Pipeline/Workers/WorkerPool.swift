@@ -16,6 +16,10 @@ struct PoolResult: Sendable {
     var job: PoolJob
     var reply: WorkerReply?
     var failure: String?
+    /// No worker could be started for the job: the machine's failure (open files, processes, memory), not
+    /// the file's. The supervisor that posts it stops; `process` leaves the file uncharged and, once the
+    /// other workers are done, ends the stage with it.
+    var noWorker: String?
 }
 
 /// Supervises `jobs` worker processes. Each supervisor thread owns one worker, feeds it jobs from the input
@@ -63,9 +67,9 @@ final class WorkerPool: @unchecked Sendable {
         // A stop request ends the loop between files; the file in flight is put down (below), uncharged.
         while !StopRequest.isRequested, let job = input.take() {
             if worker == nil {
-                do { worker = try WorkerProcess(executable: executable, arguments: arguments) } catch {
-                    output.put(PoolResult(job: job, failure: "\(error)"))
-                    continue
+                do { worker = try startWorker() } catch {
+                    output.put(PoolResult(job: job, noWorker: "\(error)"))
+                    return
                 }
             }
             guard let w = worker, let line = try? encoder.encode(job.job), w.send(line) else {
@@ -92,6 +96,18 @@ final class WorkerPool: @unchecked Sendable {
             case .stopped:
                 w.terminate()
                 return
+            }
+        }
+    }
+
+    /// A worker, tried again after a quarter of a second and after a second: a moment's shortage of file
+    /// descriptors or processes (another program's burst) passes.
+    private func startWorker() throws -> WorkerProcess {
+        var waits = [0.25, 1.0]
+        while true {
+            do { return try WorkerProcess(executable: executable, arguments: arguments) } catch {
+                guard !waits.isEmpty, !StopRequest.isRequested else { throw error }
+                Thread.sleep(forTimeInterval: waits.removeFirst())
             }
         }
     }
@@ -123,8 +139,16 @@ extension WorkerPool {
         }.start()
         run(input: input, output: output)
         var failure: Error?
+        var noWorker: String?
         while let result = output.take() {
             guard failure == nil else { continue }   // drain so the workers can finish
+            if let why = result.noWorker {
+                // The machine's failure, not the file's: the file is left for the next run, uncharged (charged,
+                // every file left had been failing, and a file failing twice waits for new content or --force),
+                // and the other workers go on.
+                noWorker = why
+                continue
+            }
             do { try handle(result) } catch {
                 failure = error
                 input.close()
@@ -133,5 +157,9 @@ extension WorkerPool {
         // Stopped early, the feeder may still wait for room in the queue.
         input.close()
         if let failure { throw failure }
+        if let noWorker {
+            throw PipelineError("cannot start a worker process: \(noWorker)\(WorkerProcess.hint(noWorker)); "
+                + "the files it would have taken are left for the next run")
+        }
     }
 }

@@ -17,7 +17,12 @@ final class WorkerProcess {
 
     init(executable: String, arguments: [String]) throws {
         var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw PipelineError("cannot create pipes for a worker") }
+        guard pipe(&toChild) == 0 else { throw PipelineError("cannot create pipes for it: \(String(cString: strerror(errno)))") }
+        guard pipe(&fromChild) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(toChild[0]); close(toChild[1])
+            throw PipelineError("cannot create pipes for it: \(reason)")
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -38,13 +43,24 @@ final class WorkerProcess {
         close(fromChild[1])
         guard rc == 0 else {
             close(toChild[1]); close(fromChild[0])
-            throw PipelineError("cannot start worker \(executable): \(String(cString: strerror(rc)))")
+            throw PipelineError("cannot start \(executable): \(String(cString: strerror(rc)))")
         }
         self.pid = pid
         input = toChild[1]
         output = fromChild[0]
         // A worker must never block the supervisor on a full pipe nor be killed by SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// What to do about a worker that could not start, by the reason `init` gave.
+    static func hint(_ reason: String) -> String {
+        if reason.contains(String(cString: strerror(EMFILE))) || reason.contains(String(cString: strerror(ENFILE))) {
+            return " (raise the open-files limit: `ulimit -n`, or LimitNOFILE= in a systemd unit; or lower --jobs)"
+        }
+        if reason.contains(String(cString: strerror(EAGAIN))) || reason.contains(String(cString: strerror(ENOMEM))) {
+            return " (the system is short of processes or memory: lower --jobs)"
+        }
+        return ""
     }
 
     deinit {
