@@ -159,7 +159,7 @@ extension WorkerPool {
         if let failure { throw failure }
         if let noWorker {
             throw PipelineError("cannot start a worker process: \(noWorker)\(WorkerProcess.hint(noWorker)); "
-                + "the files it would have taken are left for the next run")
+                + "the files not done are left for the next run")
         }
     }
 }
