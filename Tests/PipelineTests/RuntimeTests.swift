@@ -168,6 +168,23 @@ final class RuntimeTests: XCTestCase {
         XCTAssertEqual(handled, 0, "no file is charged with the machine's failure")
     }
 
+    /// A database reached through a symlink (`~/spindle.db` → `/var/lib/spindle/spindle.db`) was locked beside
+    /// the link: a run started by that path ran beside the nightly run started by the real one, and closed it
+    /// as interrupted while it went on.
+    func testADatabaseReachedThroughASymlinkIsLockedWhereItLives() throws {
+        try addTracks(["a.flac"])
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
+        let link = dir + "/link.db"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: db)
+        let lock = try RunLock(databasePath: db, command: "analyze")
+        let second = try CLI.run(["--db", link, "--library", library, "scan"])
+        XCTAssertEqual(second.status, 4, second.stdout + second.stderr)
+        XCTAssertTrue(second.stderr.contains("command analyze"), second.stderr)
+        XCTAssertEqual(RunLock.isHeld(databasePath: link), true)
+        withExtendedLifetime(lock) {}
+        XCTAssertFalse(FileManager.default.fileExists(atPath: link + ".lock"))
+    }
+
     func testSIGKILLAtAnyMomentThenRerunGivesTheCleanRunsResults() throws {
         try addTracks((1...10).map { String(format: "t%02d.flac", $0) }, seconds: 12)
         // The reference: an uninterrupted run in a separate database.

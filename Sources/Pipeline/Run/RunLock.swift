@@ -15,7 +15,7 @@ public final class RunLock {
     public let path: String
 
     public init(databasePath: String, command: String) throws {
-        path = databasePath + ".lock"
+        path = Self.lockPath(databasePath)
         // Never through a symlink (a link planted at DB.lock would have its target truncated), and only a
         // regular file (a FIFO would block).
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
@@ -24,7 +24,7 @@ public final class RunLock {
             // Another user's lock: the database was run as that user before it changed owner.
             if errno == EACCES, let owner = DatabaseFiles.ownerName(of: path) {
                 reason += "; it belongs to \(owner): to run as this user, hand over all the database's files: "
-                    + DatabaseFiles.handOver(databasePath)
+                    + DatabaseFiles.handOver(String(path.dropLast(".lock".count)))
             }
             throw PipelineError("cannot open lock file \(path): \(reason)")
         }
@@ -46,6 +46,22 @@ public final class RunLock {
         _ = text.withCString { pwrite(fd, $0, strlen($0), 0) }
     }
 
+    /// The lock beside the database file itself: a database reached through a symlink (or a symlinked folder)
+    /// is locked where it lives, as SQLite keeps its -wal and -shm there. Taken beside the link, a run started
+    /// by that path ran beside one started by the real path, and closed it as interrupted.
+    static func lockPath(_ databasePath: String) -> String {
+        if let real = realpath(databasePath, nil) {
+            defer { free(real) }
+            return String(cString: real) + ".lock"
+        }
+        // Not made yet: beside it in its folder, the folder's links resolved.
+        let folder = (databasePath as NSString).deletingLastPathComponent
+        let name = (databasePath as NSString).lastPathComponent
+        guard let real = realpath(folder.isEmpty ? "." : folder, nil) else { return databasePath + ".lock" }
+        defer { free(real) }
+        return String(cString: real) + "/" + name + ".lock"
+    }
+
     /// `status` and the server's `/health` look whether the lock is held with a shared lock taken for an
     /// instant (`isHeld`): a run starting at that instant waits it out instead of reporting another run.
     private static func takeExclusive(_ fd: Int32) -> Bool {
@@ -61,7 +77,7 @@ public final class RunLock {
     /// tell (the lock file is another user's, or not a regular file). Takes nothing a run would notice but
     /// a shared lock held for an instant, which `takeExclusive` waits out.
     public static func isHeld(databasePath: String) -> Bool? {
-        let fd = open(databasePath + ".lock", O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        let fd = open(lockPath(databasePath), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return errno == ENOENT ? false : nil }
         defer { close(fd) }
         var st = stat()
