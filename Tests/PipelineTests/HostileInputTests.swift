@@ -223,6 +223,14 @@ final class HostileInputTests: LibraryTestCase {
         }
     }
 
+    /// A pipeline file's text ends `run` with exit 2 and a message holding `message`.
+    private func assertPipelineIsRefused(_ text: String, _ message: String, line: UInt = #line) throws {
+        try text.write(toFile: dir + "/p.toml", atomically: true, encoding: .utf8)
+        let r = try spindle(["run", dir + "/p.toml"])
+        XCTAssertEqual(r.status, 2, String(r.stderr.prefix(300)), line: line)
+        XCTAssertTrue(r.stderr.contains(message), String(r.stderr.prefix(300)), line: line)
+    }
+
     func testWronglyTypedOrUnknownConfigKeysAreErrorsNamingTheKey() throws {
         let cases: [(text: String, message: String)] = [
             ("jobs = \"two\"", "'jobs' must be an integer"),
@@ -232,10 +240,7 @@ final class HostileInputTests: LibraryTestCase {
             ("[runtime]\nworker_timeout_base_s = true", "'runtime.worker_timeout_base_s' must be a number"),
         ]
         try assertEachConfigIsRefused(cases)
-        try "[pipeline]\nstages = [\"scan\"]\nforce = \"yes\"\n".write(toFile: dir + "/p.toml", atomically: true, encoding: .utf8)
-        let pipeline = try spindle(["run", dir + "/p.toml"])
-        XCTAssertEqual(pipeline.status, 2)
-        XCTAssertTrue(pipeline.stderr.contains("'pipeline.force' must be true or false"), pipeline.stderr)
+        try assertPipelineIsRefused("[pipeline]\nstages = [\"scan\"]\nforce = \"yes\"\n", "'pipeline.force' must be true or false")
         // The shipped pipeline files pass the check.
         for file in ["nightly", "reanalyze", "tagfix", "genre-report"] {
             let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -261,10 +266,7 @@ final class HostileInputTests: LibraryTestCase {
             ("[[[analysis]]]", "saw '[' (at line 1, column 3)"),
         ]
         try assertEachConfigIsRefused(cases)
-        try "[pipeline]\nstages = [\"scan\"]\n[=]\n".write(toFile: dir + "/p.toml", atomically: true, encoding: .utf8)
-        let pipeline = try spindle(["run", dir + "/p.toml"])
-        XCTAssertEqual(pipeline.status, 2, String(pipeline.stderr.prefix(300)))
-        XCTAssertTrue(pipeline.stderr.contains("saw '=' (at line 3, column 2)"), String(pipeline.stderr.prefix(300)))
+        try assertPipelineIsRefused("[pipeline]\nstages = [\"scan\"]\n[=]\n", "saw '=' (at line 3, column 2)")
         XCTAssertThrowsError(try RuleSet.parse("[[rule]]\ntemplate = \"{genre}\"\n[[ézé]]\n"))
         XCTAssertThrowsError(try TaxonomyFile.parse("[[génre]]\nname = \"Pop\"\n"))
         // What only looks like such a header is none: a nested array's line, a multi-line string's, a quoted name.
