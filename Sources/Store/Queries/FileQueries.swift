@@ -6,7 +6,7 @@ import GRDB
 public enum FileQueries {
     /// Every library root the database has scanned, oldest first.
     public static func roots(_ db: Database) throws -> [String] {
-        try LibraryRootRecord.order(Column("id")).fetchAll(db).map(\.path)
+        try rootRows(db).map(\.path)
     }
 
     /// Every root with its row id, oldest first.

@@ -37,20 +37,21 @@ public enum TagBatchQueries {
     public static func batch(_ db: Database, id: Int64?, rootPath: String) throws -> TagBatchRecord? {
         if let id { return try TagBatchRecord.fetchOne(db, key: id) }
         return try TagBatchRecord.fetchOne(db, sql: """
-            SELECT * FROM tag_batches b WHERE b.status != ? AND NOT EXISTS (
-                SELECT 1 FROM tag_edits e JOIN files f ON f.id = e.file_id JOIN library_roots r ON r.id = f.root_id
-                WHERE e.batch_id = b.id AND r.path != ?)
+            SELECT * FROM tag_batches b WHERE b.status != ? AND NOT EXISTS (\(otherLibraries) AND e.batch_id = b.id)
             ORDER BY b.id DESC LIMIT 1
             """, arguments: [TagBatchRecord.Status.undone.rawValue, rootPath])
     }
 
     /// The library, other than the one at `rootPath`, whose files the batch changed; nil when it is this one's.
     public static func otherLibrary(_ db: Database, batch: Int64, rootPath: String) throws -> String? {
-        try String.fetchOne(db, sql: """
-            SELECT r.path FROM tag_edits e JOIN files f ON f.id = e.file_id JOIN library_roots r ON r.id = f.root_id
-            WHERE e.batch_id = ? AND r.path != ? LIMIT 1
-            """, arguments: [batch, rootPath])
+        try String.fetchOne(db, sql: "\(otherLibraries) AND e.batch_id = ? LIMIT 1", arguments: [rootPath, batch])
     }
+
+    /// The roots, other than the one at the argument's path, of the files journaled edits changed.
+    private static let otherLibraries = """
+        SELECT r.path FROM tag_edits e JOIN files f ON f.id = e.file_id JOIN library_roots r ON r.id = f.root_id
+        WHERE r.path != ?
+        """
 
     /// Each file's latest written value of `key`, as journaled (`new_values`; nil: the key was removed), and the
     /// command that wrote it.
