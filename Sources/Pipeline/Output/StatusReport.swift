@@ -56,7 +56,7 @@ public struct StatusReport: Sendable {
             ("files_missing", .from(s.filesMissing)),
             ("tracks", .from(s.tracks)),
             ("roots", .array(s.roots.map { .string($0) })),
-            ("roots_not_found", .array(s.roots.filter { !Self.isFolder($0) }.map { .string($0) })),
+            ("roots_not_found", .array(s.roots.filter { !FileJobs.isFolder($0) }.map { .string($0) })),
             ("feature_vectors", .from(s.featureVectors)),
             ("pending_for_newer_analyzers", .object(newerAnalyzers.sorted { $0.key < $1.key }.map { ($0.key, .from($0.value)) })),
         ])
@@ -64,13 +64,8 @@ public struct StatusReport: Sendable {
 
     /// A root as `status` names it: a folder that is not there is said to be so, with what would bring it back.
     static func described(_ root: String) -> String {
-        isFolder(root) ? root : root + " (folder not found: a disk or share not mounted, or the library moved; "
+        FileJobs.isFolder(root) ? root : root + " (folder not found: a disk or share not mounted, or the library moved; "
             + "scanned at its new place, it keeps its analysis)"
-    }
-
-    static func isFolder(_ path: String) -> Bool {
-        var st = stat()
-        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
     public func text() -> String {

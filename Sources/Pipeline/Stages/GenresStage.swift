@@ -56,11 +56,10 @@ public enum GenresStage {
     static let mapPoints = 5000
 
     /// The report's map: the sonic space projected on its two principal axes, each dot coloured by the
-    /// cluster genre that holds the track most strongly. One library's: none for several at once.
+    /// cluster genre that holds the track most strongly. One library's: none for several at once (a database
+    /// with one library always has it named, by `--library` or as its only one).
     static func map(database: SpindleDatabase, rootId: Int64?, genres: [CompositeGenre]) throws -> ReportData.Map? {
-        let roots = try database.writer.read { db in try FileQueries.roots(db) }
-        let only = roots.count == 1 ? try database.writer.read({ db in try FileQueries.rootId(db, path: roots[0]) }) : nil
-        guard let rootId = rootId ?? only, let space = try SonicLibrary.load(database, rootId: rootId).space() else { return nil }
+        guard let rootId, let space = try SonicLibrary.load(database, rootId: rootId).space() else { return nil }
         var cluster: [String: (name: String, score: Double)] = [:]
         for genre in genres where genre.kind == .cluster {
             for m in genre.members where (cluster[m.path]?.score ?? -1) < m.score { cluster[m.path] = (genre.name, m.score) }

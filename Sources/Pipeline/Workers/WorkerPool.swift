@@ -158,7 +158,7 @@ extension WorkerPool {
         input.close()
         if let failure { throw failure }
         if let noWorker {
-            throw PipelineError("cannot start a worker process: \(noWorker)\(WorkerProcess.hint(noWorker)); "
+            throw PipelineError("cannot start a worker process: \(noWorker); "
                 + "the files not done are left for the next run")
         }
     }

@@ -17,11 +17,11 @@ final class WorkerProcess {
 
     init(executable: String, arguments: [String]) throws {
         var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0 else { throw PipelineError("cannot create pipes for it: \(String(cString: strerror(errno)))") }
+        guard pipe(&toChild) == 0 else { throw StartFailure(what: "cannot create pipes for it", code: errno) }
         guard pipe(&fromChild) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             close(toChild[0]); close(toChild[1])
-            throw PipelineError("cannot create pipes for it: \(reason)")
+            throw StartFailure(what: "cannot create pipes for it", code: code)
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -43,7 +43,7 @@ final class WorkerProcess {
         close(fromChild[1])
         guard rc == 0 else {
             close(toChild[1]); close(fromChild[0])
-            throw PipelineError("cannot start \(executable): \(String(cString: strerror(rc)))")
+            throw StartFailure(what: "cannot start \(executable)", code: rc)
         }
         self.pid = pid
         input = toChild[1]
@@ -52,15 +52,19 @@ final class WorkerProcess {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// What to do about a worker that could not start, by the reason `init` gave.
-    static func hint(_ reason: String) -> String {
-        if reason.contains(String(cString: strerror(EMFILE))) || reason.contains(String(cString: strerror(ENFILE))) {
-            return " (raise the open-files limit: `ulimit -n`, or LimitNOFILE= in a systemd unit; or lower --jobs)"
+    /// Why a worker could not start, with what to do about it by its error number.
+    struct StartFailure: Error, CustomStringConvertible {
+        let what: String
+        let code: Int32
+
+        var description: String {
+            let reason = "\(what): \(String(cString: strerror(code)))"
+            switch code {
+            case EMFILE, ENFILE: return reason + " (raise the open-files limit: `ulimit -n`, or LimitNOFILE= in a systemd unit; or lower --jobs)"
+            case EAGAIN, ENOMEM: return reason + " (the system is short of processes or memory: lower --jobs)"
+            default: return reason
+            }
         }
-        if reason.contains(String(cString: strerror(EAGAIN))) || reason.contains(String(cString: strerror(ENOMEM))) {
-            return " (the system is short of processes or memory: lower --jobs)"
-        }
-        return ""
     }
 
     deinit {
