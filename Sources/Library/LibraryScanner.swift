@@ -254,12 +254,17 @@ public final class LibraryScanner {
 
         let topLevel = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [])
             .filter { !AudioFileTypes.isHidden($0) }.sorted()
-        _ = try database.writer.write { db in
+        let partial = try database.writer.write { db in
             _ = try FileQueries.applyScan(db, rootId: rootId, updates: updates, moved: movedIds, inserts: remainingInserts, at: now)
-            for c in carried { try AnalysisQueries.carryOver(db, fileId: c.fileId, from: c.from, to: c.to) }
+            let partial = try carried.filter { c in
+                try !AnalysisQueries.carryOverRetagged(db, fileId: c.fileId, from: c.from, to: c.to)
+            }.count
             try TrackQueries.readAgain(db, fileIds: readAgain)
             try FileQueries.describeRoot(db, rootId: rootId, topLevel: Array(topLevel.prefix(10_000)), shard: shard?.description)
+            return partial
         }
+        // Their analysis was of part of the file, which has grown since: not retagged, analysed again.
+        report.retagged -= partial
         report.new = remainingInserts.count
         report.seconds = Date().timeIntervalSince(started)
         return report

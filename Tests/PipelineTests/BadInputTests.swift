@@ -148,6 +148,37 @@ final class BadInputTests: XCTestCase {
         XCTAssertNotNil(lufs)
     }
 
+    /// A nightly run that meets a FLAC file still being copied into the library analyses the part written so
+    /// far (partial). Once the copy is complete, the file is analysed again, whole. Its audio key (STREAMINFO,
+    /// written first) is the complete file's all along, so before, the partial analysis was carried over to
+    /// the complete file and kept: half the duration, the trailing silence in the middle, for good.
+    func testAFileAnalysedWhileStillBeingCopiedIsAnalysedAgainOnceComplete() throws {
+        let music = Synth.concat(Synth.clicks(bpm: 120, seconds: 8), Synth.silence(seconds: 1))
+        try Synth.write(music, to: dir + "/whole.flac", format: .flac16)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: dir + "/whole.flac"))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: library + "/song.flac"))
+        let db = dir + "/copying.db"
+        let analyze = ["--db", db, "--library", library, "analyze"]
+        XCTAssertEqual(try CLI.run(analyze).status, 0)
+        func stored() throws -> (duration: Double?, damage: String?) {
+            let database = try SpindleDatabase(path: db)
+            return try database.writer.read { db in
+                let row = try Row.fetchOne(db, sql: """
+                    SELECT a.duration_s, a.damage FROM analysis a JOIN files f ON f.id = a.file_id WHERE f.path = 'song.flac'
+                    """)
+                return (row?["duration_s"], row?["damage"])
+            }
+        }
+        let partial = try stored()
+        XCTAssertNotNil(partial.damage, "half a FLAC file is analysed as partial")
+        XCTAssertLessThan(partial.duration ?? 0, 6)
+        try whole.write(to: URL(fileURLWithPath: library + "/song.flac"))
+        XCTAssertEqual(try CLI.run(analyze).status, 0)
+        let complete = try stored()
+        XCTAssertNil(complete.damage, "the complete file is analysed again")
+        XCTAssertEqual(complete.duration ?? 0, 9, accuracy: 0.01)
+    }
+
     func testFileThatVanishesBeforeItsAnalysisIsAFailureNotACrash() throws {
         try Synth.write(Synth.clicks(bpm: 100, seconds: 3), to: library + "/a.flac", format: .flac16)
         try Synth.write(Synth.clicks(bpm: 100, seconds: 3), to: library + "/gone.flac", format: .flac16)

@@ -163,6 +163,18 @@ public enum AnalysisQueries {
                        arguments: [new, fileId, old])
     }
 
+    /// A file another tool rewrote, whose audio key is the one its analysis was made with, keeps that analysis,
+    /// unless the analysis was of part of the stream only. The key can hold before the audio does: a FLAC
+    /// file's is its STREAMINFO, written first, so a file analysed while still being copied in has the complete
+    /// file's key. False for such a partial result, which stays stale, and the complete file is analysed again.
+    public static func carryOverRetagged(_ db: Database, fileId: Int64, from old: String, to new: String) throws -> Bool {
+        let partial = try Bool.fetchOne(db, sql: "SELECT damage IS NOT NULL FROM analysis WHERE file_id = ? AND content_key = ?",
+                                        arguments: [fileId, old]) ?? false
+        guard !partial else { return false }
+        try carryOver(db, fileId: fileId, from: old, to: new)
+        return true
+    }
+
     /// Stores a result. Results of analyzers that did not run are kept when they describe the same content
     /// (`analyze --only tempo` keeps loudness); when the content changed, only the analyzers that ran count
     /// as current.
