@@ -14,22 +14,33 @@ public enum ContainerSniffer {
             throw DecodeError(.unreadable, path: path, reason: "cannot open for reading (\(String(cString: strerror(errno))))")
         }
         defer { try? handle.close() }
-        var head = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
+        let chunk = 64 * 1024
+        var head = (try? handle.read(upToCount: chunk)) ?? Data()
         if head.isEmpty { throw DecodeError(.empty, path: path, reason: "empty file (0 bytes)") }
-        // Skip ID3v2 tags (several may be chained); large ones (cover art) need another read.
+        // Skip ID3v2 tags (several may be chained). What follows them must be in the buffer in full to be told
+        // (MPEG audio: two whole frames, found up to 16 KiB in): when the tags (cover art) end less than that
+        // before the end of a full read, read on from their end.
+        var start: UInt64 = 0       // where `head` begins in the file
         var offset = 0
+        var hadID3 = false
         while let size = id3v2Size(head, at: offset) {
+            hadID3 = true
             offset += size
-            if offset + 16 > head.count {
-                try handle.seek(toOffset: UInt64(offset))
-                head = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
+            if head.count == chunk, offset + Self.neededAfterTags > head.count {
+                start += UInt64(offset)
+                try handle.seek(toOffset: start)
+                head = (try? handle.read(upToCount: chunk)) ?? Data()
                 offset = 0
-                if head.isEmpty { return .unknown }
             }
+            if offset >= head.count { return .unknown }
         }
         let bytes = [UInt8](head[head.startIndex + offset ..< head.endIndex])
-        return classify(bytes, hadID3: offset > 0 || head.starts(with: [0x49, 0x44, 0x33]))
+        // A broken tag header (a size byte over 0x7F) still says tags came first: search as far.
+        return classify(bytes, hadID3: hadID3 || head.starts(with: [0x49, 0x44, 0x33]))
     }
+
+    /// Bytes after the tags that classifying needs at most: the MPEG search's 16 KiB, then two frames.
+    static let neededAfterTags = 24 * 1024
 
     static func id3v2Size(_ data: Data, at offset: Int) -> Int? {
         let base = data.startIndex + offset

@@ -161,6 +161,29 @@ final class DecoderTests: TemporaryFolderTestCase {
         try assertDuration(dir + "/noxing.mp3", expected: 14, codec: "mp3")
     }
 
+    /// An ID3v2 tag (cover art) ending a few hundred bytes short of 64 KiB left too little of the stream in the
+    /// sniffer's first read to see two MPEG frames: the file was "not an audio file". So was an MP3 behind two
+    /// chained tags larger than 64 KiB, where the second read started at the wrong place. Each tag here is an
+    /// ID3v2.4 header and padding, as a tagger leaves room to grow.
+    func testAnMP3BehindTagsOfAnySizeIsAudio() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 3, amplitude: 0.5), to: dir + "/plain.mp3", format: .mp3CBR)
+        let stream = try Data(contentsOf: URL(fileURLWithPath: dir + "/plain.mp3"))
+        func tag(size: Int) -> Data {
+            let body = size - 10
+            var d = Data("ID3".utf8) + Data([4, 0, 0])
+            d += Data([UInt8(body >> 21 & 0x7F), UInt8(body >> 14 & 0x7F), UInt8(body >> 7 & 0x7F), UInt8(body & 0x7F)])
+            return d + Data(count: body)
+        }
+        let cases: [(String, [Int])] = [
+            ("ends-before-64k.mp3", [65536 - 73]), ("ends-at-64k.mp3", [65536 - 16]), ("small.mp3", [3000]),
+            ("chained-large.mp3", [70_000, 66_000]), ("chained-small-large.mp3", [1000, 65536 - 200]),
+        ]
+        for (name, sizes) in cases {
+            try (sizes.map(tag).reduce(Data(), +) + stream).write(to: URL(fileURLWithPath: dir + "/" + name))
+            XCTAssertEqual(try ContainerSniffer.sniff(path: dir + "/" + name), .mp3, name)
+        }
+    }
+
     // Free-format MP3 (bitrate index 0: `lame --freeformat` above 320 kbps) was refused as "not an audio
     // file": the sniffer wanted a bitrate from the table. A CBR file with every header's bitrate index zeroed
     // stands in for one (no free-format encoder in the test's packages).
