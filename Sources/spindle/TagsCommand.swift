@@ -161,7 +161,11 @@ struct TagsCommand: ParsableCommand {
 
     struct Undo: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Restore the tags a batch changed (once; a file changed since is reported, not clobbered).")
+            abstract: "Restore the tags a batch changed (once; a file changed since is reported, not clobbered).",
+            discussion: """
+                Batches undo newest first: a batch whose file a later batch wrote over is refused (exit 2), naming \
+                the later batch to undo before it. `--last` always takes the newest.
+                """)
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Undo the latest batch of this library (another library in the database keeps its own).") var last = false
         @Flag(help: "Print a JSON summary.") var json = false

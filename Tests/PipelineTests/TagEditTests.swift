@@ -233,7 +233,7 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "set", "a.flac", "d.ogg", "--set", "TITLE=One"]).status, 0)
         // Someone else edits a.flac afterwards.
         Thread.sleep(forTimeInterval: 0.02)
-        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "tags", "set", "a.flac", "--set", "COMMENT=later"]).status, 0)
+        Mutagen.retag(library + "/a.flac", album: "Later")
         let undo = try CLI.run(["--db", db, "--library", library, "tags", "undo", "1"])
         XCTAssertEqual(undo.status, 3)
         XCTAssertTrue(undo.stdout.contains("not restored a.flac"), undo.stdout)
@@ -263,6 +263,26 @@ final class TagEditTests: XCTestCase {
         XCTAssertTrue(none.stderr.contains("no tag batch of this library to undo"), none.stderr)
         XCTAssertEqual(try CLI.run(["--db", db, "--library", other, "tags", "undo", "--last"]).status, 0)
         XCTAssertEqual(try Mutagen.dump(other + "/B/b.flac").tags["title"], ["Original"])
+    }
+
+    /// Undoing an older batch while a later one still holds the same file is refused before any file is
+    /// touched, naming the later batch. Before, the file was reported as changed since, and the older batch was
+    /// closed as undone all the same: once the later batch was undone, the older one could never be, and the
+    /// tags it wrote stayed for good.
+    func testUndoingABatchALaterBatchWroteOverAsksForTheLaterOneFirst() throws {
+        _ = try makeFiles()
+        let base = ["--db", db, "--library", library, "tags"]
+        XCTAssertEqual(try CLI.run(base + ["set", "a.flac", "d.ogg", "--set", "TITLE=First"]).status, 0)
+        XCTAssertEqual(try CLI.run(base + ["set", "a.flac", "--set", "TITLE=Second"]).status, 0)
+        let early = try CLI.run(base + ["undo", "1"])
+        XCTAssertEqual(early.status, 2, early.stdout + early.stderr)
+        XCTAssertTrue(early.stderr.contains("tag batch #2 changed a.flac after #1: undo #2 first"), early.stderr)
+        XCTAssertEqual(try Mutagen.dump(library + "/d.ogg").tags["title"], ["First"], "nothing is undone")
+        XCTAssertEqual(try CLI.run(base + ["undo", "2"]).status, 0)
+        let then = try CLI.run(base + ["undo", "1"])
+        XCTAssertEqual(then.status, 0, then.stdout + then.stderr)
+        XCTAssertEqual(try Mutagen.dump(library + "/a.flac").tags["title"], ["Original"])
+        XCTAssertEqual(try Mutagen.dump(library + "/d.ogg").tags["title"], ["Original"])
     }
 
     func testApplyFromCSVAndFixers() throws {

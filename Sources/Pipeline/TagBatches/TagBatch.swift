@@ -236,6 +236,14 @@ public enum TagBatch {
         guard record.status != .undone else {
             throw ConfigurationError("tag batch #\(id) was already undone; undoing it twice is refused")
         }
+        // Batches undo newest first, as a stack: a file a later batch wrote over holds that batch's tags, and
+        // undoing this one would take them for an edit made since and close this batch with its tags in place.
+        let later = try database.writer.read { db in try TagBatchQueries.laterOverwrites(db, batch: id) }
+        if let newest = later.first {
+            let others = later.count > 1 ? " (and #\(later.dropFirst().map { String($0.batch) }.joined(separator: ", #")))" : ""
+            throw ConfigurationError("tag batch #\(newest.batch)\(others) changed \(newest.path) after #\(id): "
+                + "undo #\(newest.batch) first (batches undo newest first)")
+        }
         let edits = try database.writer.read { db in try TagBatchQueries.applied(db, batch: id) }
         var byPath: [String: [TagEditRecord]] = [:]
         var order: [String] = []
@@ -260,6 +268,8 @@ public enum TagBatch {
                 let after = try TagFileWrite.write(edit, to: path, expected: written, root: root)
                 try database.writer.write { db in
                     try TagBatchQueries.mark(db, batch: id, path: path, status: .undone)
+                    try TagBatchQueries.restored(db, before: id, fileId: entries[0].fileId, path: path,
+                                                 to: (after.size, after.mtimeNs, after.contentKey))
                     try keepAnalysis(db, fileId: entries[0].fileId, before: written, after: after)
                 }
                 report.filesChanged += 1

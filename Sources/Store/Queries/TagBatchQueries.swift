@@ -64,6 +64,30 @@ public enum TagBatchQueries {
         return rows.reduce(into: [:]) { out, row in out[row[0]] = (row[1], row[2]) }
     }
 
+    /// The later batches whose edits still written touch files that batch `id` wrote and that are not undone
+    /// yet, each with one such path (by the newest batch's id, then path): undoing `id` first would find
+    /// their writing in place of its own.
+    public static func laterOverwrites(_ db: Database, batch id: Int64) throws -> [(batch: Int64, path: String)] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT later.batch_id, min(later.path) FROM tag_edits later JOIN tag_edits e
+              ON later.file_id = e.file_id OR later.path = e.path
+            WHERE e.batch_id = ? AND e.status = ? AND later.batch_id > ? AND later.status = ?
+            GROUP BY later.batch_id ORDER BY later.batch_id DESC
+            """, arguments: [id, TagEditRecord.Status.applied.rawValue, id, TagEditRecord.Status.applied.rawValue])
+        return rows.map { ($0[0], $0[1]) }
+    }
+
+    /// After batch `id` was undone on a file, the file is as the batches before it left it: their journaled
+    /// state after writing becomes the file's state now, so that they can be undone in turn.
+    public static func restored(_ db: Database, before id: Int64, fileId: Int64?, path: String,
+                                to after: (size: Int64, mtimeNs: Int64, contentKey: String?)) throws {
+        try db.execute(sql: """
+            UPDATE tag_edits SET size_after = ?, mtime_after_ns = ?, content_key_after = ?
+            WHERE batch_id < ? AND status = ? AND (file_id = ? OR path = ?)
+            """, arguments: [after.size, after.mtimeNs, after.contentKey, id, TagEditRecord.Status.applied.rawValue,
+                             fileId, path])
+    }
+
     /// The edits of a batch that were written and not yet undone, by path then key.
     public static func applied(_ db: Database, batch: Int64) throws -> [TagEditRecord] {
         try TagEditRecord.filter(Column("batch_id") == batch && Column("status") == TagEditRecord.Status.applied.rawValue)
