@@ -120,6 +120,8 @@ public final class LibraryScanner {
                     if record.status == .missing {
                         record.status = .present
                         record.missingSince = nil
+                        // The row's observation changed: a merge of this shard takes it over an older one.
+                        record.changedAt = now
                         update = true
                         report.restored += 1
                     } else {
@@ -248,6 +250,7 @@ public final class LibraryScanner {
         for var record in vanished where !movedIds.contains(record.id!) && record.status == .present {
             record.status = .missing
             record.missingSince = now
+            record.changedAt = now
             updates.append(record)
             report.missing += 1
         }

@@ -120,6 +120,70 @@ final class ShardTests: LibraryTestCase {
         XCTAssertEqual(a[0] as Int, 100_003)
     }
 
+    /// A library that grows between nights (an import spread over several nights, new artists each month)
+    /// still merges. The target kept the top-level folders of its first merge: once the library had grown
+    /// from 3 to 7 artist folders, its shards shared 43 % of them and every merge was refused as another
+    /// library's, for good.
+    func testALibraryThatGrowsBetweenMergesStillMerges() throws {
+        try makeLibrary(3)
+        let merged = dir + "/merged.db"
+        func night() throws -> CLI.Result {
+            for k in 1...2 {
+                let shard = try CLI.run(["--db", dir + "/shard\(k).db", "--library", library, "analyze", "--shard", "\(k)/2"])
+                XCTAssertEqual(shard.status, 0, shard.stderr)
+            }
+            return try CLI.run(["merge", "--into", merged, dir + "/shard1.db", dir + "/shard2.db"])
+        }
+        XCTAssertEqual(try night().status, 0)
+        for i in 3..<7 {
+            try FileManager.default.createDirectory(atPath: library + "/New Artist \(i)", withIntermediateDirectories: true)
+            try Synth.write(Synth.clicks(bpm: 100 + Double(i), seconds: 3), to: library + "/New Artist \(i)/a.flac", format: .flac16)
+        }
+        let grown = try night()
+        XCTAssertEqual(grown.status, 0, grown.stderr)
+        XCTAssertEqual(try snapshot(merged).count, 7)
+    }
+
+    /// What the shards saw go, the merged database sees go: a deleted file, and a renamed one (its old path
+    /// missing, whether the new path falls in the same shard or another), and a file put back is present
+    /// again. Before, the merge copied only rows whose content had changed, so a merged library kept every
+    /// file it had ever held as present, and a file that moved was there twice.
+    func testFilesThatGoOrMoveBetweenMergesAreMissingInTheMergedDatabase() throws {
+        try makeLibrary(9)
+        let merged = dir + "/merged.db"
+        func night() throws {
+            for k in 1...2 {
+                let shard = try CLI.run(["--db", dir + "/shard\(k).db", "--library", library, "analyze", "--shard", "\(k)/2"])
+                XCTAssertEqual(shard.status, 0, shard.stderr)
+            }
+            let merge = try CLI.run(["merge", "--into", merged, dir + "/shard1.db", dir + "/shard2.db"])
+            XCTAssertEqual(merge.status, 0, merge.stderr)
+        }
+        func present() throws -> Set<String> {
+            Set(try SpindleDatabase(path: merged).writer.read { db in
+                try String.fetchAll(db, sql: "SELECT path FROM files WHERE status = 'present'")
+            })
+        }
+        try night()
+        let fm = FileManager.default
+        try fm.moveItem(atPath: library + "/Artist 0/track 0.flac", toPath: dir + "/track 0.flac")
+        // Renamed within its folder under several names: some land in the same shard, some in the other.
+        for i in [1, 2, 4, 5] {
+            try fm.moveItem(atPath: library + "/Artist \(i % 3)/track \(i).flac", toPath: library + "/Artist \(i % 3)/renamed \(i).flac")
+        }
+        try night()
+        var onDisk = Set(try fm.subpathsOfDirectory(atPath: library).filter { $0.hasSuffix(".flac") })
+        XCTAssertEqual(try present(), onDisk)
+        let analysed = try SpindleDatabase(path: merged).writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM files f JOIN analysis a ON a.file_id = f.id WHERE f.status = 'present'")
+        }
+        XCTAssertEqual(analysed, onDisk.count)
+        try fm.moveItem(atPath: dir + "/track 0.flac", toPath: library + "/Artist 0/track 0.flac")
+        try night()
+        onDisk.insert("Artist 0/track 0.flac")
+        XCTAssertEqual(try present(), onDisk)
+    }
+
     func testIncompatibleShardsAreRefused() throws {
         try makeLibrary(1)
         let shard = dir + "/shard.db"

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Library
 import Store
 
 /// `spindle merge SHARD.db... [--into MAIN.db]`: folds shard databases (from `analyze --shard K/N` on any
@@ -27,7 +28,8 @@ public enum ShardMerge {
         }
     }
 
-    /// Shards whose top-level names share less than this with the target's are another library.
+    /// Shards whose top-level names share less than this with the target's are another library: the share of
+    /// the smaller set that the other holds too, so that a library grown since (new artist folders) is the same.
     static let sameLibrary = 0.5
 
     public static func run(shards: [String], into target: String?, settings: Settings) throws -> Report {
@@ -89,7 +91,7 @@ public enum ShardMerge {
             if let ours = targetRoots.first {
                 let a = Set(ours.topLevel), b = Set(shardRoot.topLevel)
                 if !a.isEmpty, !b.isEmpty {
-                    let shared = Double(a.intersection(b).count) / Double(a.union(b).count)
+                    let shared = Double(a.intersection(b).count) / Double(min(a.count, b.count))
                     guard shared >= sameLibrary else {
                         throw ConfigurationError(String(format: "%@ is of a different library: its top-level folders share %.0f%% with the target's",
                                                         shard, 100 * shared))
@@ -99,11 +101,17 @@ public enum ShardMerge {
             } else {
                 // A new target: the library is wherever this machine has it, else where the shard saw it.
                 rootId = try FileQueries.ensureRoot(db, path: settings.libraryPath ?? shardRoot.path)
-                try FileQueries.describeRoot(db, rootId: rootId, topLevel: shardRoot.topLevel, shard: nil)
             }
             var counts = MergeCounts()
             try db.inTransaction {
                 counts = try MergeQueries.merge(db, shard: "shard", shardId: shardId, into: rootId)
+                if let spec = shardRoot.shard {
+                    let share = try Shard(parsing: spec)
+                    counts.filesUpdated += try MergeQueries.markUnseen(db, shard: "shard", rootId: rootId) { share.contains($0) }
+                }
+                // The library as the shard's scan saw it: the next merge is compared with today's folders, not
+                // with those of the first merge, which a library growing night after night leaves behind.
+                try FileQueries.describeRoot(db, rootId: rootId, topLevel: shardRoot.topLevel, shard: nil)
                 return .commit
             }
             return counts

@@ -123,6 +123,30 @@ public enum MergeQueries {
         return counts
     }
 
+    /// The target's present files of root `rootId` that the attached shard's scan covered (`covers`: whether a
+    /// path is of its share) and that it holds no row for become missing. A file renamed within one shard took
+    /// its row to the new path, so its old path has no row there to merge: without this, the merged library
+    /// kept it as present beside the new one. Only rows older than the shard's last run are judged, so an older
+    /// shard merged after a newer observation changes nothing. Returns how many.
+    public static func markUnseen(_ db: Database, shard s: String, rootId: Int64, covers: (String) -> Bool) throws -> Int {
+        guard let scanned = try Date.fetchOne(db, sql: "SELECT MAX(started_at) FROM \(s).runs") else { return 0 }
+        let seen = Set(try String.fetchAll(db, sql: "SELECT path FROM \(s).files"))
+        let unseen = try Row.fetchAll(db, sql: """
+            SELECT id, path FROM main.files WHERE root_id = ? AND status = 'present' AND changed_at < ?
+            """, arguments: [rootId, scanned]).filter { row in
+            let path: String = row["path"]
+            return !seen.contains(path) && covers(path)
+        }.map { $0["id"] as Int64 }
+        for start in stride(from: 0, to: unseen.count, by: 500) {
+            let ids = unseen[start..<min(unseen.count, start + 500)]
+            try db.execute(sql: """
+                UPDATE main.files SET status = 'missing', missing_since = ?, changed_at = ?
+                WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))
+                """, arguments: StatementArguments([scanned, scanned]) + StatementArguments(Array(ids)))
+        }
+        return unseen.count
+    }
+
     /// Replaces the target's row of `table` (keyed by file) with the shard's where the shard's describes the
     /// file's present content and the target's does not, or both do and the shard's is newer. The winners are
     /// left in `temp.merge_won`.
