@@ -56,4 +56,5 @@ func runSpindle() -> Never {
 // A file-size limit (ulimit -f) must fail a write with EFBIG, which the tag writer detects and survives,
 // rather than kill the process mid-batch.
 signal(SIGXFSZ, SIG_IGN)
+RunningProgram.workersRunThisProgram()
 runSpindle()

@@ -168,6 +168,20 @@ final class RuntimeTests: XCTestCase {
         XCTAssertEqual(handled, 0, "no file is charged with the machine's failure")
     }
 
+    /// The executable installed under another name (`spindle-1.4` beside the next version, a distribution's
+    /// `spindle.real` behind a wrapper) starts its workers from itself. It looked for a file named `spindle`
+    /// and, finding none, failed every run: "cannot find the spindle executable to start workers".
+    func testARenamedExecutableStartsWorkersFromItself() throws {
+        try addTracks(["a.flac"])
+        try FileManager.default.createDirectory(atPath: dir + "/bin", withIntermediateDirectories: true)
+        let renamed = dir + "/bin/spindle-1.4"
+        try FileManager.default.copyItem(atPath: CLI.executable, toPath: renamed)
+        let r = try CLI.run(["-c", "exec \"$0\" \"$@\"", renamed, "--db", db, "--library", library, "analyze"],
+                            environment: ["SPINDLE_EXECUTABLE": ""], shell: true)
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("1 analysed"), r.stdout)
+    }
+
     /// A database reached through a symlink (`~/spindle.db` → `/var/lib/spindle/spindle.db`) was locked beside
     /// the link: a run started by that path ran beside the nightly run started by the real one, and closed it
     /// as interrupted while it went on.
