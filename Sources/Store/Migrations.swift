@@ -437,6 +437,13 @@ enum Migrations {
             try db.drop(table: "composite_genres")
             try db.rename(table: "new_composite_genres", to: "composite_genres")
         }
+        migrator.registerMigration("v24-tag-edits-by-file") { db in
+            // Undo asks, for each file, which other batches wrote it (newest first: a later batch must be undone
+            // before; after an undo, the earlier batches take the file's state): by file and by path, not by a
+            // scan of every edit ever journaled for each file of a batch.
+            try db.create(index: "tag_edits_on_file", on: "tag_edits", columns: ["file_id"])
+            try db.create(index: "tag_edits_on_path", on: "tag_edits", columns: ["path"])
+        }
         return migrator
     }
 }

@@ -27,6 +27,30 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(try db.appliedMigrations(), SpindleDatabase.migrationNames)
     }
 
+    /// Undo asks, for each file of a batch, which other batches wrote it. Looked up by the batch alone, each
+    /// question read every edit of the earlier batches: undoing a 50,000-file batch after a few library-wide
+    /// `write-analysis` batches would have taken hours. The plans SQLite makes for the queries undo runs must
+    /// find the file's edits through an index on the file or the path.
+    func testUndoFindsAFilesEditsThroughAnIndex() throws {
+        let database = try SpindleDatabase(path: dir + "/u.db")
+        try database.writer.write { db in
+            var statements: [String] = []
+            db.trace { event in
+                if case .statement(let statement) = event { statements.append(statement.expandedSQL) }
+            }
+            _ = try TagBatchQueries.laterOverwrites(db, batch: 3)
+            try TagBatchQueries.restored(db, before: 3, fileId: 7, path: "A/b.flac", to: (size: 1, mtimeNs: 2, contentKey: "k"))
+            db.trace(options: [], nil)
+            let asked = statements.filter { $0.contains("tag_edits") }
+            XCTAssertEqual(asked.count, 2, "\(statements)")
+            for sql in asked {
+                let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }
+                XCTAssertTrue(plan.contains { $0.contains("INDEX tag_edits_on_file") }, "\(sql): \(plan)")
+                XCTAssertTrue(plan.contains { $0.contains("INDEX tag_edits_on_path") }, "\(sql): \(plan)")
+            }
+        }
+    }
+
     func testOlderDatabaseUpgradesInPlaceKeepingItsRows() throws {
         let path = dir + "/old.db"
         do {
