@@ -14,33 +14,29 @@ public enum ContainerSniffer {
             throw DecodeError(.unreadable, path: path, reason: "cannot open for reading (\(String(cString: strerror(errno))))")
         }
         defer { try? handle.close() }
-        let chunk = 64 * 1024
-        var head = (try? handle.read(upToCount: chunk)) ?? Data()
-        if head.isEmpty { throw DecodeError(.empty, path: path, reason: "empty file (0 bytes)") }
-        // Skip ID3v2 tags (several may be chained). What follows them must be in the buffer in full to be told
-        // (MPEG audio: two whole frames, found up to 16 KiB in): when the tags (cover art) end less than that
-        // before the end of a full read, read on from their end.
-        var start: UInt64 = 0       // where `head` begins in the file
-        var offset = 0
-        var hadID3 = false
-        while let size = id3v2Size(head, at: offset) {
-            hadID3 = true
-            offset += size
-            if head.count == chunk, offset + Self.neededAfterTags > head.count {
-                start += UInt64(offset)
-                try handle.seek(toOffset: start)
-                head = (try? handle.read(upToCount: chunk)) ?? Data()
-                offset = 0
-            }
-            if offset >= head.count { return .unknown }
+        // Read from where the stream starts, after any ID3v2 tags (cover art can make them any size), so that
+        // what follows them is in the buffer in full to be told (MPEG audio: two whole frames, up to 16 KiB in).
+        let start = streamStart(handle)
+        try handle.seek(toOffset: start)
+        let head = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
+        if head.isEmpty {
+            if start == 0 { throw DecodeError(.empty, path: path, reason: "empty file (0 bytes)") }
+            return .unknown
         }
-        let bytes = [UInt8](head[head.startIndex + offset ..< head.endIndex])
         // A broken tag header (a size byte over 0x7F) still says tags came first: search as far.
-        return classify(bytes, hadID3: hadID3 || head.starts(with: [0x49, 0x44, 0x33]))
+        return classify([UInt8](head), hadID3: start > 0 || head.starts(with: [0x49, 0x44, 0x33]))
     }
 
-    /// Bytes after the tags that classifying needs at most: the MPEG search's 16 KiB, then two frames.
-    static let neededAfterTags = 24 * 1024
+    /// Where the stream starts: after the ID3v2 tags (several may be chained) at the start of the file, read
+    /// header by header; 0 without any.
+    static func streamStart(_ handle: FileHandle) -> UInt64 {
+        var offset: UInt64 = 0
+        while (try? handle.seek(toOffset: offset)) != nil, let header = try? handle.read(upToCount: 10),
+              let size = id3v2Size(header, at: 0) {
+            offset += UInt64(size)
+        }
+        return offset
+    }
 
     static func id3v2Size(_ data: Data, at offset: Int) -> Int? {
         let base = data.startIndex + offset
@@ -166,13 +162,9 @@ enum XingHeader {
     static func announcedSamples(path: String) -> Int64? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        guard var head = try? handle.read(upToCount: 16 * 1024), !head.isEmpty else { return nil }
+        guard (try? handle.seek(toOffset: ContainerSniffer.streamStart(handle))) != nil,
+              let head = try? handle.read(upToCount: 16 * 1024), !head.isEmpty else { return nil }
         var offset = 0
-        if let size = ContainerSniffer.id3v2Size(head, at: 0) {
-            guard (try? handle.seek(toOffset: UInt64(size))) != nil,
-                  let rest = try? handle.read(upToCount: 16 * 1024) else { return nil }
-            head = rest
-        }
         let b = [UInt8](head)
         while offset + 4 < b.count, MPEGFrameHeader(b, at: offset) == nil { offset += 1 }
         guard let frame = MPEGFrameHeader(b, at: offset) else { return nil }

@@ -48,12 +48,7 @@ enum SpeakerLayout {
             return [UInt8](data)
         }
         // A tagger may have put an ID3v2 tag before the stream.
-        var offset: UInt64 = 0
-        while let head = try? file.read(upToCount: 10), let size = ContainerSniffer.id3v2Size(head, at: 0) {
-            offset += UInt64(size)
-            try? file.seek(toOffset: offset)
-        }
-        try? file.seek(toOffset: offset)
+        try? file.seek(toOffset: ContainerSniffer.streamStart(file))
         guard read(4) == Array("fLaC".utf8) else { return nil }
         for _ in 0..<128 {
             guard let header = read(4) else { return nil }
