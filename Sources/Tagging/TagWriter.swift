@@ -61,7 +61,6 @@ public enum TagWriter {
     public static func apply(_ edit: TagEdit, at target: TagWriteTarget, id3v2Version: Int = 0,
                              checks: TagWriteChecks) throws {
         let original = target.path(target.name)
-        let temporary = target.path(target.temporaryName)
         let source = openat(target.directory, target.name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard source >= 0 else {
             throw TagError(path: target.display, reason: "cannot open: \(String(cString: strerror(errno)))")
@@ -74,32 +73,11 @@ public enum TagWriter {
         try checks.original(original)
         do {
             try copy(from: source, mode: before, into: target)
-            let (set, unset) = records(edit)
-            var error = [CChar](repeating: 0, count: 512)
-            let ok = set.withUnsafeBufferPointer { s in
-                unset.withUnsafeBufferPointer { u in
-                    s.withMemoryRebound(to: CChar.self) { s in
-                        u.withMemoryRebound(to: CChar.self) { u in
-                            spn_tags_write(temporary, s.baseAddress, UInt(s.count), u.baseAddress, UInt(u.count),
-                                           Int32(id3v2Version), &error, Int32(error.count))
-                        }
-                    }
-                }
+            do {
+                try editCopy(edit, into: target, id3v2Version: id3v2Version, checks: checks, original: original)
+            } catch let error as TagError where error.kind == .failed {
+                throw diskFull(target.directory).map { TagError(path: target.display, reason: "\($0): \(error.reason)") } ?? error
             }
-            guard ok == 1 else {
-                throw TagError(path: target.display, reason: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-            }
-            try flush(target.temporaryName, in: target)
-            // Read the copy back: every new value must be there, every removed key gone.
-            let after = try TagReader.read(path: temporary)
-            // Order-insensitive: ID3v2.3 stores several genres in its own order.
-            for (key, values) in edit.set where (after.properties[key] ?? []).sorted() != values.sorted() {
-                throw TagError(path: target.display, reason: "\(key) did not read back as written; the original is untouched")
-            }
-            for key in edit.unset where after.properties[key] != nil {
-                throw TagError(path: target.display, reason: "\(key) is still present after its removal; the original is untouched")
-            }
-            try checks.audio(original, temporary)
             // The original must still be the file that was copied: same inode, size and time.
             var now = stat()
             guard fstatat(target.directory, target.name, &now, AT_SYMLINK_NOFOLLOW) == 0,
@@ -120,6 +98,50 @@ public enum TagWriter {
         if fsync(target.directory) != 0, errno != EINVAL {
             throw TagError(path: target.display, reason: "tags written, but syncing the folder failed: \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// TagLib's edit of the copy, then the copy read back: every new value there, every removed key gone, and
+    /// the audio as the original's.
+    private static func editCopy(_ edit: TagEdit, into target: TagWriteTarget, id3v2Version: Int, checks: TagWriteChecks,
+                                 original: String) throws {
+        let temporary = target.path(target.temporaryName)
+        let (set, unset) = records(edit)
+        var error = [CChar](repeating: 0, count: 512)
+        let ok = set.withUnsafeBufferPointer { s in
+            unset.withUnsafeBufferPointer { u in
+                s.withMemoryRebound(to: CChar.self) { s in
+                    u.withMemoryRebound(to: CChar.self) { u in
+                        spn_tags_write(temporary, s.baseAddress, UInt(s.count), u.baseAddress, UInt(u.count),
+                                       Int32(id3v2Version), &error, Int32(error.count))
+                    }
+                }
+            }
+        }
+        guard ok == 1 else {
+            throw TagError(path: target.display, reason: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        try flush(target.temporaryName, in: target)
+        // Read the copy back: every new value must be there, every removed key gone.
+        let after = try TagReader.read(path: temporary)
+        // Order-insensitive: ID3v2.3 stores several genres in its own order.
+        for (key, values) in edit.set where (after.properties[key] ?? []).sorted() != values.sorted() {
+            throw TagError(path: target.display, reason: "\(key) did not read back as written; the original is untouched")
+        }
+        for key in edit.unset where after.properties[key] != nil {
+            throw TagError(path: target.display, reason: "\(key) is still present after its removal; the original is untouched")
+        }
+        try checks.audio(original, temporary)
+    }
+
+    /// TagLib reports no failed write (its streams ignore `fwrite`'s errors): a copy cut short by a full disk
+    /// shows only as a tag that does not read back, or as audio that differs. Said as what it is when the disk
+    /// of the folder has under 1 MB left once the write failed.
+    static func diskFull(_ directory: Int32) -> String? {
+        var fs = statvfs()
+        guard fstatvfs(directory, &fs) == 0 else { return nil }
+        let free = Int64(fs.f_bavail) * Int64(fs.f_frsize)
+        guard free < 1 << 20 else { return nil }
+        return "the disk is full (\(free / 1024) KB left), so the edited copy was cut short"
     }
 
     static func records(_ edit: TagEdit) -> (set: [UInt8], unset: [UInt8]) {

@@ -252,7 +252,10 @@ public enum TagBatch {
             byPath[edit.path, default: []].append(edit)
         }
         // As for the batch itself: refused whole, before any file, on a read-only mount or a disk without room.
-        try TagBatchSpace.of(order, root: root).check()
+        // Undoing changes each key back from its new values to its old.
+        try TagBatchSpace.of(order.map { path in
+            (path, TagBatchSpace.growth(byPath[path]!.map { KeyChange(key: $0.key, old: values($0.newValues), new: values($0.oldValues)) }))
+        }, root: root).check()
         var report = Report()
         report.batchId = id
         for path in order {

@@ -5,9 +5,9 @@ import Library
 /// its file beside itself and renames the copy over it: the original's blocks come free at the rename, unless
 /// the file has a hard link the batch does not write (a torrent client's seeding copy, as Lidarr and the other
 /// *arr tools set libraries up). That name keeps the old file, so the new one is space taken for good:
-/// retagging a hard-linked library whole needs the library's size again. The batch is refused before anything
-/// is written when a disk lacks that, or a folder is read-only, rather than filling the disk for every other
-/// service on it, or failing file after file.
+/// retagging a hard-linked library whole needs the library's size again. And every file keeps what its tags
+/// grow by. The batch is refused before anything is written when a disk lacks that, or a folder is read-only,
+/// rather than filling the disk for every other service on it, or failing file after file.
 struct TagBatchSpace {
     /// What one disk (device) needs.
     struct Disk {
@@ -16,9 +16,11 @@ struct TagBatchSpace {
         var linkedBytes: Int64 = 0
         /// The largest file: its copy stands beside it until the rename.
         var largest: Int64 = 0
+        /// What the files' tags may grow by, together (`growth(_:)`).
+        var growth: Int64 = 0
         /// A folder on the disk, where its free space is asked.
         var folder = ""
-        var needed: Int64 { linkedBytes + largest }
+        var needed: Int64 { linkedBytes + largest + growth }
     }
 
     var disks: [UInt64: Disk] = [:]
@@ -29,23 +31,26 @@ struct TagBatchSpace {
     var linkedFiles: Int { disks.values.reduce(0) { $0 + $1.linkedFiles } }
     var linkedBytes: Int64 { disks.values.reduce(0) { $0 + $1.linkedBytes } }
 
-    /// The space the writes to `paths` (relative to the root) need, from each file's disk, size and links.
-    /// Files that cannot be stat'ed are left out: their write fails on its own, with its reason.
-    static func of(_ paths: [String], root: LibraryRoot) -> TagBatchSpace {
+    /// The space the writes to `files` (paths relative to the root, with what each one's tags may grow by) need,
+    /// from each file's disk, size and links. Files that cannot be stat'ed are left out: their write fails on its
+    /// own, with its reason.
+    static func of(_ files: [(path: String, growth: Int64)], root: LibraryRoot) -> TagBatchSpace {
         struct File { var device: UInt64; var size: Int64; var links: Int }
-        var files: [FileID: File] = [:]
+        var stats: [FileID: File] = [:]
         var names: [FileID: Int] = [:]
         // Each disk is named by the folder of its first file in the batch's order, so messages do not vary.
         var folders: [UInt64: String] = [:]
         var space = TagBatchSpace()
         var seenFolders = Set<String>()
-        for path in paths {
+        var growth: [UInt64: Int64] = [:]
+        for (path, grows) in files {
             let absolute = root.absolute(path)
             var st = stat()
             guard stat(absolute, &st) == 0 else { continue }
             let id = FileID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
-            files[id] = File(device: UInt64(st.st_dev), size: Int64(st.st_size), links: Int(st.st_nlink))
+            stats[id] = File(device: UInt64(st.st_dev), size: Int64(st.st_size), links: Int(st.st_nlink))
             names[id, default: 0] += 1
+            growth[id.device, default: 0] += grows
             let folder = (absolute as NSString).deletingLastPathComponent
             if folders[id.device] == nil { folders[id.device] = folder }
             // Per folder, not per device: a bind mount shares its device with the writable original.
@@ -53,8 +58,8 @@ struct TagBatchSpace {
                 space.readOnlyFolder = folder
             }
         }
-        for (id, file) in files {
-            var disk = space.disks[file.device] ?? Disk(folder: folders[file.device] ?? "")
+        for (id, file) in stats {
+            var disk = space.disks[file.device] ?? Disk(growth: growth[file.device] ?? 0, folder: folders[file.device] ?? "")
             disk.largest = max(disk.largest, file.size)
             // Two names of one file in the same batch: the second write frees what the first kept.
             if file.links > names[id, default: 1] {
@@ -64,6 +69,17 @@ struct TagBatchSpace {
             space.disks[file.device] = disk
         }
         return space
+    }
+
+    /// The most one file's tags can grow by with `changes`: each new value's bytes (as UTF-16, as ID3v2.3 stores
+    /// all but Latin-1, when that is longer than UTF-8) and a field header (an ID3v2 frame's is 10 bytes, an MP4
+    /// freeform atom's some 50), less those of the values it replaces. An overestimate where padding takes the
+    /// growth (FLAC's and ID3v2's often do), so a batch is refused only on a disk that is nearly full already.
+    static func growth(_ changes: [KeyChange]) -> Int64 {
+        func bytes(_ values: [String]?) -> Int64 {
+            (values ?? []).reduce(0) { $0 + Int64(max($1.utf8.count, 2 * $1.utf16.count) + 64) }
+        }
+        return max(0, changes.reduce(0) { $0 + bytes($1.new) - bytes($1.old) })
     }
 
     /// What a user is told before the writes: nothing when no file has other names.
@@ -82,12 +98,15 @@ struct TagBatchSpace {
         }
         for disk in disks.values.sorted(by: { $0.folder < $1.folder }) {
             guard let free = available(disk.folder), free < disk.needed else { continue }
-            let linked = disk.linkedFiles > 0
-                ? "\(Self.size(disk.linkedBytes)) for \(disk.linkedFiles) file(s) whose other hard links keep the old version, and "
-                : ""
+            var parts: [String] = []
+            if disk.linkedFiles > 0 {
+                parts.append("\(Self.size(disk.linkedBytes)) for \(disk.linkedFiles) file(s) whose other hard links keep the old version")
+            }
+            parts.append("\(Self.size(disk.largest)) for the copy each write makes beside its file")
+            if disk.growth > 0 { parts.append("up to \(Self.size(disk.growth)) for the tags' growth") }
+            let listed = parts.count == 1 ? parts[0] : parts.dropLast().joined(separator: ", ") + " and " + parts.last!
             throw PipelineError("not enough free space for this tag batch on the disk of \(disk.folder): it needs "
-                + "\(linked)\(Self.size(disk.largest)) for the copy each write makes beside its file, \(Self.size(disk.needed)) "
-                + "in all; \(Self.size(free)) is free. Nothing was written.")
+                + "\(listed), \(Self.size(disk.needed)) in all; \(Self.size(free)) is free. Nothing was written.")
         }
     }
 

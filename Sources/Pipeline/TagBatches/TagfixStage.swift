@@ -47,7 +47,7 @@ extension LibraryJobs {
             notes.append("\(unwritable.count) file(s) left alone: their tags can be read but TagLib cannot write their "
                          + "format (e.g. \(unwritable[0]))")
         }
-        let space = TagBatchSpace.of(plans.map(\.path), root: root)
+        let space = TagBatchSpace.of(plans.map { ($0.path, TagBatchSpace.growth($0.changes)) }, root: root)
         if let note = space.note { notes.append(note) }
         if request.dryRun {
             do { try space.check() } catch { notes.append("\(error)") }
