@@ -60,6 +60,11 @@ public enum AudioDecoders {
                 // went back to fill the size in): libsndfile believes the header, FFmpeg reads on.
                 if sndfile.headerFrames == 0, st.st_size > 4096, let ffmpeg = try? FFmpegDecoder(path: path) {
                     decoder = ffmpeg
+                } else if sndfile.isMPEG, let ffmpeg = try? FFmpegDecoder(path: path) {
+                    // MPEG audio in a WAV (a broadcast MP2, an MP3 wrapped by an old Windows tool): libsndfile
+                    // decodes it as it does a bare MP3, stopping silently partway through VBR audio (24.9 s of a
+                    // 60-s file, no error), and it estimates the length of CBR audio. FFmpeg reads it whole.
+                    decoder = ffmpeg
                 } else {
                     decoder = sndfile
                 }

@@ -48,6 +48,9 @@ final class SndfileDecoder: AudioDecoder {
         }
     }
 
+    /// MPEG audio (layer I, II or III), which libsndfile also finds inside WAV files.
+    var isMPEG: Bool { ["mp1", "mp2", "mp3"].contains(format.codec) }
+
     deinit { sf_close(file) }
 
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> Int {

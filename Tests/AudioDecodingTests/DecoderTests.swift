@@ -223,6 +223,26 @@ final class DecoderTests: TemporaryFolderTestCase {
         XCTAssertEqual(try FFmpegDecoder(path: dir + "/a.mp2").format.codec, "mp2")
     }
 
+    /// MPEG audio inside a WAV (a broadcast MP2, an MP3 wrapped by an old Windows tool) went to libsndfile as WAV.
+    /// It decodes that as it does a bare MP3: VBR audio stopped silently after 24.9 s of 60 (no damage, the
+    /// loudness of the quiet start only), and CBR audio was reported truncated against its own estimate.
+    func testMPEGAudioInAWAVDecodesWhole() throws {
+        // A quiet half then a loud one, so a VBR encoder's frame sizes change midway.
+        let quiet = Synth.sine(frequency: 440, seconds: 15, amplitude: 0.02)
+        try Synth.write(quiet + Synth.noise(seconds: 15, rmsDBFS: -12), to: dir + "/src.wav", format: .wav16)
+        for (name, codec) in [("vbr.wav", ["-c:a", "libmp3lame", "-q:a", "2"]), ("cbr.wav", ["-c:a", "libmp3lame", "-b:a", "128k"]),
+                              ("mp2.wav", ["-c:a", "mp2", "-b:a", "192k"])] {
+            guard Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav"] + codec + ["-f", "wav", dir + "/" + name]) == 0 else {
+                throw XCTSkip("ffmpeg (the command) is needed to write \(name); .ci/run installs it")
+            }
+            XCTAssertEqual(try ContainerSniffer.sniff(path: dir + "/" + name), .wav, name)
+            let (format, frames, damage) = try decodeAll(dir + "/" + name)
+            XCTAssertEqual(format.codec, name == "mp2.wav" ? "mp2" : "mp3", name)
+            XCTAssertEqual(Double(frames) / 44100, 30, accuracy: 0.1, name)
+            XCTAssertNil(damage, name)
+        }
+    }
+
     func testM4AThroughFFmpeg() throws {
         try encodeSine(seconds: 9.5, to: "a.m4a", ["-c:a", "aac", "-b:a", "128k"])
         try assertDuration(dir + "/a.m4a", expected: 9.5, codec: "aac")

@@ -227,6 +227,15 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(damage, [nil, "truncated: decoded 441000 of 882000 frames", "truncated: decoded 48000 of 9223372036854775807 frames"])
     }
 
+    // MPEG audio in a WAV was decoded short by libsndfile: those analyses are stale after the upgrade; MP3 and
+    // MP2 files and the other WAVs keep theirs.
+    func testMPEGAudioInWAVsIsAnalysedAgainAfterTheUpgrade() throws {
+        let files = [("a.wav", "mp3", 2), ("B.WAV", "mp2", 2), ("c.mp3", "mp3", 2), ("d.MP2", "mp2", 2), ("e.wav", "pcm", 2)]
+        let (_, versions) = try upgrade(dir + "/mpeg.db", files, from: "v24-tag-edits-by-file")
+        XCTAssertEqual(versions, ["a.wav {}", "B.WAV {}", #"c.mp3 {"loudness":2,"tempo":11}"#,
+                                  #"d.MP2 {"loudness":2,"tempo":11}"#, #"e.wav {"loudness":2,"tempo":11}"#])
+    }
+
     // Tempo version 12 changes only results version 11 had halved (at most 100 BPM): those are measured again,
     // the others are taken as version 12's, so a library is not decoded again for them.
     func testOnlyTemposThatMayHaveBeenHalvedAreMeasuredAgain() throws {
