@@ -54,9 +54,9 @@ public struct Resolution: Sendable, Equatable {
 /// Nothing outside the root ever resolves: `..` is refused, and a candidate that is (or passes through) a
 /// symlink leading out of the root is refused whichever strategy found it.
 public final class PathResolver: Sendable {
-    let database: SpindleDatabase
+    public let database: SpindleDatabase
     public let root: LibraryRoot
-    let rootId: Int64
+    public let rootId: Int64
 
     public init(database: SpindleDatabase, root: LibraryRoot) throws {
         self.database = database

@@ -94,6 +94,28 @@ final class SimilarityTests: LibraryTestCase {
         XCTAssertTrue(mix.stderr.contains("/music/new/late.flac (new/late.flac): not analysed yet"), mix.stderr)
     }
 
+    /// A track analysed without a feature vector (silent, a blip, or a failed analysis) was told "not analysed
+    /// yet: run `spindle analyze`" after every analysis, by the command line and by the server alike. Each is
+    /// told why instead; a track that analysing would change still hears "run analyze".
+    func testATrackAnalysedWithoutAFeatureVectorIsToldWhy() throws {
+        try write([Float](repeating: 0, count: 44100 * 2 * 5), "odd/silent.flac")
+        try write(Array(Synth.sine(frequency: 440, seconds: 0.02, amplitude: 0.5)), "odd/blip.flac")
+        try Synth.write([], to: library + "/odd/empty.wav", format: .wav16)
+        _ = try spindle(["analyze", "--quiet"])
+        let expected = [
+            "odd/silent.flac": "silent: a silent track has no sound profile to compare",
+            "odd/blip.flac": "too little sound for a sound profile (0.02 s)",
+            "odd/empty.wav": "its analysis failed (no audio frames in the file), so it has no sound profile to compare",
+        ]
+        for (path, why) in expected {
+            let similar = try spindle(["similar", path])
+            XCTAssertEqual(similar.status, 3, path)
+            XCTAssertEqual(similar.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "\(path): \(why)")
+        }
+        try write(Synth.sine(frequency: 330, seconds: 6, amplitude: 0.4), "odd/late.flac")
+        XCTAssertTrue(try spindle(["similar", "odd/late.flac"]).stdout.contains("not analysed yet"))
+    }
+
     func testMixIsAnExtendedM3UStartingWithTheSeedWithoutRepeatingARecording() throws {
         let result = try spindle(["mix", "chords/chord0.flac", "-n", "5"])
         XCTAssertEqual(result.status, 0, result.stderr)

@@ -36,13 +36,29 @@ public struct SonicQuery: Sendable {
             query.problem = resolution.failure
             return query
         }
-        guard let space else {
-            query.problem = "fewer than two tracks have a feature vector: run `spindle analyze` first"
-            return query
+        query.row = space?.index(of: path)
+        guard query.row == nil else { return query }
+        let state = try resolver.database.writer.read { db in
+            try GenreQueries.vectorState(db, rootId: resolver.rootId, path: path)
         }
-        query.row = space.index(of: path)
-        if query.row == nil { query.problem = "not analysed yet (no feature vector): run `spindle analyze`" }
+        query.problem = space == nil && state?.hasVector == true
+            ? "fewer than two tracks have a feature vector: run `spindle analyze` first"
+            : Self.noVector(state)
         return query
+    }
+
+    /// Why a track is not in the sonic space. "Run analyze" only where analysing would give it a vector: a
+    /// silent or failed track was told so after every run.
+    static func noVector(_ state: GenreQueries.VectorState?) -> String {
+        guard let state, state.analysed else { return "not analysed yet (no feature vector): run `spindle analyze`" }
+        if let failure = state.failure { return "its analysis failed (\(failure)), so it has no sound profile to compare" }
+        if state.isSilent { return "silent: a silent track has no sound profile to compare" }
+        if !state.hasVector {
+            let length = state.durationS.map { String(format: " (%.2f s)", $0) } ?? ""
+            return "too little sound for a sound profile\(length)"
+        }
+        // A vector of another version than most tracks': the next `analyze` brings them to one version.
+        return "its feature vector is of another version than the library's: run `spindle analyze`"
     }
 
     /// How the track was found when the input did not name it (`Resolution.guess`).

@@ -39,6 +39,32 @@ public enum GenreQueries {
         }
     }
 
+    /// What the analysis of one present file says about its feature vector: enough to tell a person why a
+    /// track has none (not analysed, failed, silent, too short) rather than to "run analyze" once more.
+    public struct VectorState: Sendable, Equatable {
+        /// The features analyzer ran on the file's present content (its analysis may still have failed).
+        public var analysed: Bool
+        /// The analysis failed, with its error.
+        public var failure: String?
+        public var isSilent: Bool
+        public var hasVector: Bool
+        public var durationS: Double?
+    }
+
+    /// The vector state of the present file at `path`; nil when there is no such file.
+    public static func vectorState(_ db: Database, rootId: Int64, path: String) throws -> VectorState? {
+        try Row.fetchOne(db, sql: """
+            SELECT a.file_id IS NOT NULL AND a.content_key IS f.content_key
+                   AND (a.status != 'ok' OR json_extract(a.analyzer_versions, '$.features') IS NOT NULL),
+                   CASE WHEN a.status != 'ok' THEN coalesce(a.error, 'no reason recorded') END,
+                   coalesce(a.is_silent, 0), a.features IS NOT NULL, a.duration_s
+            FROM files f LEFT JOIN analysis a ON a.file_id = f.id
+            WHERE f.root_id = ? AND f.path = ? AND f.status = 'present'
+            """, arguments: [rootId, path]).map {
+            VectorState(analysed: $0[0], failure: $0[1], isSilent: $0[2], hasVector: $0[3], durationS: $0[4])
+        }
+    }
+
     /// The dimension names of each version of the feature vector, by position.
     public static func featureDimensions(_ db: Database) throws -> [Int: [String]] {
         let rows = try Row.fetchAll(db, sql: "SELECT version, name FROM feature_dimensions ORDER BY version, position")
