@@ -71,6 +71,8 @@ struct TagsCommand: ParsableCommand {
 
         func validate() throws {
             guard !assignments.isEmpty || !removals.isEmpty else { throw ValidationError("give --set KEY=VALUE or --unset KEY") }
+            // A malformed --set is a usage error (exit 2), found before anything is opened.
+            do { _ = try TagEditSources.assignments(assignments, unset: removals) } catch { throw ValidationError("\(error)") }
         }
 
         func run() throws {

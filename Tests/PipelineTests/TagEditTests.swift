@@ -123,6 +123,31 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(try Mutagen.dump(library + "/a.flac").tags["mykey"], ["1"])
     }
 
+    /// MP4 keeps the BPM, track and disc numbers and the compilation flag in integer atoms. "BPM=120.5" and
+    /// "TRACKNUMBER=03/12" were written, then refused by the copy's read-back check ("BPM did not read back as
+    /// written"); now a value the atom holds in another form is written in that form, and one it cannot hold
+    /// refuses the file when the batch is planned, saying why, while the other formats take it as typed.
+    /// `--set BPM=` (an empty shell variable) failed on every file after writing it; it is a usage error.
+    func testValuesAnMP4AtomCannotHoldAreRefusedWhenPlanned() throws {
+        _ = try makeFiles()
+        let r = try CLI.run(["--db", db, "--library", library, "tags", "set", "a.flac", "c.m4a", "--set", "BPM=120.5"])
+        XCTAssertEqual(r.status, 3, r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("refused c.m4a: an MP4 file can hold BPM only as a whole number"), r.stdout)
+        XCTAssertFalse(r.stdout.contains("failed c.m4a"), r.stdout)
+        XCTAssertEqual(try Mutagen.dump(library + "/a.flac").tags["bpm"], ["120.5"])
+        let fitted = try CLI.run(["--db", db, "--library", library, "tags", "set", "c.m4a",
+                                  "--set", "BPM= 0121", "--set", "TRACKNUMBER=03/12", "--set", "COMPILATION=yes"])
+        XCTAssertEqual(fitted.status, 0, fitted.stdout + fitted.stderr)
+        let m4a = try Mutagen.dump(library + "/c.m4a")
+        XCTAssertEqual(m4a.tags["tmpo"], ["121"])
+        XCTAssertEqual(m4a.tags["trkn"], ["(3, 12)"])
+        XCTAssertEqual(m4a.tags["cpil"], ["True"])
+        let empty = try CLI.run(["--db", db, "--library", library, "tags", "set", "a.flac", "--set", "BPM="])
+        XCTAssertEqual(empty.status, 2, empty.stdout + empty.stderr)
+        XCTAssertTrue(empty.stderr.contains("use --unset BPM"), empty.stderr)
+        XCTAssertEqual(try Mutagen.dump(library + "/a.flac").tags["bpm"], ["120.5"])
+    }
+
     /// A folder stands for its files, and a path typed from a folder inside the library is that file's own
     /// path: `tags set "Album"` and `cd Album && spindle tags set a.flac` had been refused ("no file at this
     /// path ... found by file name lookup"), and `tags show Album` showed one file guessed by its words.

@@ -100,7 +100,6 @@ public enum TagBatch {
         let tags = try reads.read(readable.map { resolver.root.absolute($0) })
         var plans: [FilePlan] = []
         for (path, read) in zip(readable, tags) {
-            let edit = combined[path]!
             let state = states[path]!
             let current: TagSnapshot
             switch read {
@@ -120,6 +119,13 @@ public enum TagBatch {
                     refusals.append(Refusal(input: path, reason: "its format's tags can be read but not written "
                                             + "(TagLib 1.13 cannot write tags into this \(kind)\(holding))"))
                 }
+                continue
+            }
+            let edit: TagEdit
+            switch TagValueFit.fitted(combined[path]!, codec: current.codec) {
+            case .success(let fitted): edit = fitted
+            case .failure(let refusal):
+                refusals.append(Refusal(input: path, reason: refusal.reason))
                 continue
             }
             var changes: [KeyChange] = []

@@ -15,7 +15,12 @@ public enum TagEditSources {
             guard let eq = a.firstIndex(of: "="), eq != a.startIndex else {
                 throw ConfigurationError("--set takes KEY=VALUE (got \(a))")
             }
-            edit.set[String(a[..<eq]).uppercased(), default: []].append(String(a[a.index(after: eq)...]))
+            let key = String(a[..<eq]).uppercased()
+            // Never a removal: `--set BPM=$bpm` with an empty variable would delete every file's BPM.
+            guard a.index(after: eq) != a.endIndex else {
+                throw ConfigurationError("--set \(a) gives \(key) no value: to remove \(key), use --unset \(key)")
+            }
+            edit.set[key, default: []].append(String(a[a.index(after: eq)...]))
         }
         edit.unset = unset.map { $0.uppercased() }
         return edit
