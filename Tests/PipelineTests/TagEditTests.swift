@@ -127,12 +127,13 @@ final class TagEditTests: XCTestCase {
     /// "TRACKNUMBER=03/12" were written, then refused by the copy's read-back check ("BPM did not read back as
     /// written"); now a value the atom holds in another form is written in that form, and one it cannot hold
     /// refuses the file when the batch is planned, saying why, while the other formats take it as typed.
-    /// `--set BPM=` (an empty shell variable) failed on every file after writing it; it is a usage error.
-    func testValuesAnMP4AtomCannotHoldAreRefusedWhenPlanned() throws {
+    /// `--set BPM=` (an empty shell variable) failed on every file after writing it; it is a usage error. So
+    /// did several artists for a WMA file, whose content description holds one.
+    func testValuesAFieldCannotHoldAreRefusedWhenPlanned() throws {
         _ = try makeFiles()
         let r = try CLI.run(["--db", db, "--library", library, "tags", "set", "a.flac", "c.m4a", "--set", "BPM=120.5"])
         XCTAssertEqual(r.status, 3, r.stdout + r.stderr)
-        XCTAssertTrue(r.stdout.contains("refused c.m4a: an MP4 file can hold BPM only as a whole number"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("refused c.m4a: an MP4 file can hold BPM only as one whole number"), r.stdout)
         XCTAssertFalse(r.stdout.contains("failed c.m4a"), r.stdout)
         XCTAssertEqual(try Mutagen.dump(library + "/a.flac").tags["bpm"], ["120.5"])
         let fitted = try CLI.run(["--db", db, "--library", library, "tags", "set", "c.m4a",
@@ -146,6 +147,13 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(empty.status, 2, empty.stdout + empty.stderr)
         XCTAssertTrue(empty.stderr.contains("use --unset BPM"), empty.stderr)
         XCTAssertEqual(try Mutagen.dump(library + "/a.flac").tags["bpm"], ["120.5"])
+
+        // WMA's title, artist, copyright and comment are one string each, in its content description.
+        XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav", "-c:a", "wmav2", library + "/g.wma"]), 0)
+        let two = try CLI.run(["--db", db, "--library", library, "tags", "set", "a.flac", "g.wma", "--set", "ARTIST=A", "--set", "ARTIST=B"])
+        XCTAssertEqual(two.status, 3, two.stdout + two.stderr)
+        XCTAssertTrue(two.stdout.contains("refused g.wma: a WMA file can hold ARTIST only as one value"), two.stdout)
+        XCTAssertEqual(try Mutagen.dump(library + "/a.flac").tags["artist"], ["A", "B"])
     }
 
     /// A folder stands for its files, and a path typed from a folder inside the library is that file's own
