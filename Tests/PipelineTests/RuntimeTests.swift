@@ -228,6 +228,46 @@ final class RuntimeTests: XCTestCase {
         XCTAssertEqual(runs.first?["status"] as? String, "completed")
     }
 
+    /// The pipes to a worker were made without close-on-exec, so each worker started inherited the ends the run
+    /// held to the others: when the run died by SIGKILL (the OOM killer, a timeout's kill -9), no worker saw its
+    /// input end, and they lived on as orphans, some 55 MB each, until the machine restarted. A worker holds
+    /// its own two pipes only, and outlives a killed run by no more than the file it was decoding.
+    func testWorkersHoldOnlyTheirOwnPipesAndEndWithAKilledRun() throws {
+        try addTracks((1...8).map { String(format: "t%02d.flac", $0) }, seconds: 30)
+        let run = try CLI.start(["--db", db, "--library", library, "analyze", "--jobs", "2"])
+        func children() -> [pid_t] {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(run.processIdentifier)/task")) ?? []
+            return tasks.flatMap { task in
+                ((try? String(contentsOfFile: "/proc/\(run.processIdentifier)/task/\(task)/children", encoding: .utf8)) ?? "")
+                    .split(separator: " ").compactMap { pid_t($0) }
+            }
+        }
+        func pipes(_ pid: pid_t) -> Set<String> {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            return Set(fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") }
+                .filter { $0.hasPrefix("pipe:") })
+        }
+        var workers: [pid_t] = []
+        while run.isRunning, workers.count < 2 { workers = children(); Thread.sleep(forTimeInterval: 0.01) }
+        defer { for w in workers { kill(w, SIGKILL) } }
+        XCTAssertEqual(workers.count, 2, "two workers started")
+        guard workers.count == 2 else { return }
+        let (a, b) = (pipes(workers[0]), pipes(workers[1]))
+        XCTAssertEqual(a.count, 2, "stdin and stdout: \(a)")
+        XCTAssertEqual(b.count, 2, "stdin and stdout: \(b)")
+        XCTAssertTrue(a.isDisjoint(with: b), "no worker holds another's pipe: \(a) \(b)")
+
+        kill(run.processIdentifier, SIGKILL)
+        run.waitUntilExit()
+        // Each worker finishes the file it holds (30 s of audio), reads the end of its input and exits.
+        var alive = workers
+        for _ in 0..<600 where !alive.isEmpty {
+            alive = alive.filter { kill($0, 0) == 0 && !((try? String(contentsOfFile: "/proc/\($0)/stat", encoding: .utf8)) ?? "").contains(") Z ") }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        XCTAssertEqual(alive, [], "the workers of a killed run end")
+    }
+
     /// Ctrl-C in a terminal reaches the run and its workers; systemd's stop sends SIGTERM. The run had died
     /// where it stood: the results not yet saved were lost, the run stayed "running", and each worker printed
     /// a crash report on finding its pipe gone; a worker killed by the Ctrl-C was charged with a crash.

@@ -15,20 +15,11 @@ final class WorkerProcess {
     private var buffer = LineBuffer()
     private var exited = false
 
+    /// Held from making a worker's pipes until it is started: the pipes are marked close-on-exec before any
+    /// other worker can be started from another thread (Glibc's Swift module has no `pipe2`).
+    private static let starting = NSLock()
+
     init(executable: String, arguments: [String]) throws {
-        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0 else { throw StartFailure(what: "cannot create pipes for it", code: errno) }
-        guard pipe(&fromChild) == 0 else {
-            let code = errno
-            close(toChild[0]); close(toChild[1])
-            throw StartFailure(what: "cannot create pipes for it", code: code)
-        }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        for fd in [toChild[0], toChild[1], fromChild[0], fromChild[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         // A crashing worker is reported by the supervisor; the runtime's multi-page backtrace would only
@@ -37,6 +28,25 @@ final class WorkerProcess {
         environment["SWIFT_BACKTRACE"] = "enable=no"
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for p in envp { free(p) } }
+        Self.starting.lock()
+        defer { Self.starting.unlock() }
+        // Close-on-exec: a worker started later must not inherit this one's ends. Two workers holding each
+        // other's input never saw its end when the run died by SIGKILL, and lived on as orphans. The child's
+        // own ends are dup2'ed onto 0 and 1, which clears the flag there.
+        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
+        guard pipe(&toChild) == 0 else { throw StartFailure(what: "cannot create pipes for it", code: errno) }
+        guard pipe(&fromChild) == 0 else {
+            let code = errno
+            close(toChild[0]); close(toChild[1])
+            throw StartFailure(what: "cannot create pipes for it", code: code)
+        }
+        for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        for fd in [toChild[0], toChild[1], fromChild[0], fromChild[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         close(toChild[0])
