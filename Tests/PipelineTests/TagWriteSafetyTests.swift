@@ -327,6 +327,32 @@ final class TagWriteSafetyTests: LibraryTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: abandoned))
     }
 
+    // 21. A file its owner made read-only (chmod a-w, to keep a tagger off it) was refused only by TagLib, on the
+    // copy, after the batch had journaled it: "TagLib could not save the file". It is refused when planned, and
+    // the message says what to do. The writable file beside it is written.
+    func testAReadOnlyFileIsRefusedWhenPlannedSayingWhy() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/A/kept.flac", format: .flac16)
+        try Synth.write(Synth.sine(frequency: 550, seconds: 1), to: library + "/A/open.flac", format: .flac16)
+        let user: UInt32 = 65534
+        for path in [dir, library, library + "/A"] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: path)
+        }
+        for name in ["kept.flac", "open.flac"] where getuid() == 0 {
+            XCTAssertEqual(chown(library + "/A/" + name, user, user), 0)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: library + "/A/kept.flac")
+        let before = try Data(contentsOf: URL(fileURLWithPath: library + "/A/kept.flac"))
+        guard let r = try CLI.runUnprivileged(["--db", db, "--library", library, "tags", "set", "A", "--set", "TITLE=New"],
+                                              user: user) else {
+            throw XCTSkip("no unprivileged user can run the built spindle here")
+        }
+        XCTAssertEqual(r.status, 3, r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("refused A/kept.flac: the file is read-only for this user"), r.stdout)
+        XCTAssertFalse(r.stdout.contains("TagLib could not save"), r.stdout)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: library + "/A/kept.flac")), before)
+        XCTAssertEqual(try title(library + "/A/open.flac"), "New")
+    }
+
     /// A tmpfs of `megabytes` mounted over `path` (root only; skipped where mounting is not allowed), unmounted
     /// by `body`'s end, and a filler file leaving `free` bytes on it.
     func onSmallDisk(_ path: String, megabytes: Int, _ body: (_ fill: (_ free: Int64) throws -> Void) throws -> Void) throws {

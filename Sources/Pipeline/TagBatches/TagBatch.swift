@@ -92,7 +92,15 @@ public enum TagBatch {
         // the current tags of those inside the root, read in workers.
         var states: [String: FileState] = [:]
         for path in order {
-            do { states[path] = try ConfinedFile(root: resolver.root, relative: path).state() } catch {
+            do {
+                let file = try ConfinedFile(root: resolver.root, relative: path)
+                guard !file.deniesWriting else {
+                    refusals.append(Refusal(input: path, reason: "the file is read-only for this user: left as it is "
+                                            + "(make it writable, chmod u+w, to edit its tags)"))
+                    continue
+                }
+                states[path] = try file.state()
+            } catch {
                 refusals.append(Refusal(input: path, reason: "cannot read its tags: \(error)"))
             }
         }
