@@ -329,7 +329,8 @@ final class TagWriteSafetyTests: LibraryTestCase {
 
     // 21. A file its owner made read-only (chmod a-w, to keep a tagger off it) was refused only by TagLib, on the
     // copy, after the batch had journaled it: "TagLib could not save the file". It is refused when planned, and
-    // the message says what to do. The writable file beside it is written.
+    // the message says what to do. The writable file beside it is written; its undo, once it too is made
+    // read-only, says the same.
     func testAReadOnlyFileIsRefusedWhenPlannedSayingWhy() throws {
         try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/A/kept.flac", format: .flac16)
         try Synth.write(Synth.sine(frequency: 550, seconds: 1), to: library + "/A/open.flac", format: .flac16)
@@ -351,6 +352,15 @@ final class TagWriteSafetyTests: LibraryTestCase {
         XCTAssertFalse(r.stdout.contains("TagLib could not save"), r.stdout)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: library + "/A/kept.flac")), before)
         XCTAssertEqual(try title(library + "/A/open.flac"), "New")
+        // Made read-only after the batch: its undo says so too, and is retried once the file is writable.
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: library + "/A/open.flac")
+        let undo = try XCTUnwrap(try CLI.runUnprivileged(["--db", db, "--library", library, "tags", "undo", "--last"], user: user))
+        XCTAssertEqual(undo.status, 3, undo.stdout + undo.stderr)
+        XCTAssertTrue(undo.stdout.contains("failed A/open.flac: the file is read-only for this user"), undo.stdout)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: library + "/A/open.flac")
+        let again = try XCTUnwrap(try CLI.runUnprivileged(["--db", db, "--library", library, "tags", "undo", "--last"], user: user))
+        XCTAssertEqual(again.status, 0, again.stdout + again.stderr)
+        XCTAssertNil(try title(library + "/A/open.flac"))
     }
 
     /// A tmpfs of `megabytes` mounted over `path` (root only; skipped where mounting is not allowed), unmounted

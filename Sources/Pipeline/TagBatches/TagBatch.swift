@@ -95,8 +95,7 @@ public enum TagBatch {
             do {
                 let file = try ConfinedFile(root: resolver.root, relative: path)
                 guard !file.deniesWriting else {
-                    refusals.append(Refusal(input: path, reason: "the file is read-only for this user: left as it is "
-                                            + "(make it writable, chmod u+w, to edit its tags)"))
+                    refusals.append(Refusal(input: path, reason: TagFileWrite.readOnly))
                     continue
                 }
                 states[path] = try file.state()

@@ -8,11 +8,17 @@ import Tagging
 /// a conflict when it is no longer the version the edit was planned against, and replaced only by a copy
 /// whose decoded audio equals the original's.
 enum TagFileWrite {
+    /// Why a file whose permissions deny this user writing it is left alone: TagLib's own words, on the copy,
+    /// were "TagLib could not save the file".
+    static let readOnly = "the file is read-only for this user: left as it is (make it writable, chmod u+w, to edit its tags)"
+
     /// Writes `edit` to `relativePath` and returns the file's state afterwards (for undo's conflict check).
     /// Throws a `.conflict` TagError when the file changed since `expected`; any other error leaves it untouched.
     static func write(_ edit: TagEdit, to relativePath: String, expected: FileState?, root: LibraryRoot,
                       id3v2Version: Int = 0) throws -> FileState {
         let file = try ConfinedFile(root: root, relative: relativePath)
+        // Made read-only since the batch (an undo), or planned by a caller that did not check.
+        guard !file.deniesWriting else { throw TagError(path: relativePath, reason: readOnly) }
         let target = TagWriteTarget(directory: file.directory, name: file.name,
                                     temporaryName: SpindleTemporary.name(extension: (file.name as NSString).pathExtension),
                                     display: relativePath)
