@@ -363,4 +363,19 @@ final class HostileInputTests: LibraryTestCase {
         XCTAssertFalse(r.stdout.unicodeScalars.contains { $0.value == 0x1b || $0.value == 0x07 }, r.stdout)
         XCTAssertTrue(r.stdout.contains("evil\\x1B]0;owned\\x07"), r.stdout)
     }
+
+    /// A genre's playlist file name is at most 200 bytes, cut between characters: cut at 120 characters, a long
+    /// name in CJK (360 bytes) or emoji (480) could not be a file name (255 bytes at most), and the playlist
+    /// was not written.
+    func testAPlaylistFileNameFitsWhateverTheGenresScript() {
+        for name in [String(repeating: "日本語の音楽", count: 30), String(repeating: "🎵", count: 100), String(repeating: "Rock ", count: 80)] {
+            let file = PlaylistsStage.fileName(name)
+            XCTAssertLessThanOrEqual(file.utf8.count, 200, file)
+            XCTAssertGreaterThan(file.utf8.count, 190, file)
+            XCTAssertTrue(name.hasPrefix(file), file)
+            XCTAssertFalse(file.hasSuffix(" "), file)
+            XCTAssertLessThanOrEqual((file + " (2).m3u8").utf8.count, 255)
+        }
+        XCTAssertEqual(PlaylistsStage.fileName("Korean Pop"), "Korean Pop")
+    }
 }

@@ -108,12 +108,17 @@ public enum PlaylistsStage {
         return report
     }
 
-    /// A genre name as a file name: no folder separators, no control characters, no leading dot.
+    /// A genre name as a file name: no folder separators, no control characters, no leading dot, and at most
+    /// 200 bytes, cut between characters, so that " (2).m3u8" still fits the 255 bytes of a name. Cut at 120
+    /// characters, a long name in CJK or emoji (a taxonomy's own) stayed 360–480 bytes and could not be written.
     static func fileName(_ name: String) -> String {
         var s = String(name.map { $0 == "/" || $0 == "\\" || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? "_" : $0 })
         while s.hasPrefix(".") { s.removeFirst() }
         s = s.trimmingCharacters(in: .whitespaces)
-        if s.utf8.count > 200 { s = String(s.prefix(120)) }
+        if s.utf8.count > 200 {
+            while s.utf8.count > 200 { s.removeLast() }
+            s = s.trimmingCharacters(in: .whitespaces)
+        }
         return s.isEmpty ? "Genre" : s
     }
 
