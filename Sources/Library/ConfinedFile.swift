@@ -81,12 +81,12 @@ public final class ConfinedFile {
     /// The file itself, through the held folder.
     public var path: String { path(name) }
 
-    /// The file's current state, without following a symlink swapped in for it.
     /// Whether the file's permissions deny this user writing it (root may write any): a file made read-only was
     /// refused only by TagLib, on the copy, as "TagLib could not save the file". A read-only file system is
     /// not this (EROFS): a batch says that of the folder, once.
     public var deniesWriting: Bool { faccessat(directory, name, W_OK, AT_EACCESS) != 0 && errno == EACCES }
 
+    /// The file's current state, without following a symlink swapped in for it.
     public func state() throws -> FileState {
         var st = stat()
         guard fstatat(directory, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else {
