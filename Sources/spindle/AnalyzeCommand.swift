@@ -9,11 +9,13 @@ struct AnalyzeCommand: ParsableCommand {
             Each track is decoded once and fed to every enabled analyzer: loudness (EBU R128), silence, \
             tempo, visualiser frames, and features (the key and the sound profile that genres, similar \
             and mix use). Results are current while the file's content and the analyzer version are \
-            unchanged; --force redoes them anyway.
+            unchanged; --force redoes them anyway, and reads their tags again: a tag edited in place by a \
+            tool that keeps the file's time (Picard's "preserve timestamps") leaves the file as no scan can \
+            tell from before.
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Flag(help: "Re-analyse even files whose results are current.") var force = false
+    @Flag(help: "Re-analyse even files whose results are current, and read their tags again.") var force = false
     @Option(help: ArgumentHelp(Settings.onlyHelp, valueName: "list"))
     var only: String?
     @Option(help: "Worker processes (default: number of cores).") var jobs: Int?

@@ -156,6 +156,39 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(try Mutagen.dump(library + "/a.flac").tags["artist"], ["A", "B"])
     }
 
+    /// A title edited in place by a tool that keeps the file's time (Picard's "preserve timestamps", Mp3tag's
+    /// "preserve file modification time"), into the padding, leaves size and time as they were: no scan sees it.
+    /// Even the one-shot `--force` re-analysis read no tags again, so the old title stayed in genres, mixes and
+    /// playlists for good. A forced run reads every file's tags.
+    func testAForcedRunReadsTagsATimeKeepingToolEditedInPlace() throws {
+        _ = try makeFiles()
+        let program = """
+            import os, sys, mutagen
+            st = os.stat(sys.argv[1])
+            f = mutagen.File(sys.argv[1], easy=True)
+            f["title"] = [sys.argv[2]]
+            f.save()
+            os.utime(sys.argv[1], ns=(st.st_atime_ns, st.st_mtime_ns))
+            assert os.stat(sys.argv[1]).st_size == st.st_size
+            """
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
+        XCTAssertEqual(Synth.run("python3", ["-c", program, library + "/a.flac", "Kept Time"]), 0)
+        func title() throws -> String? {
+            try SpindleDatabase(path: db).writer.read {
+                try String.fetchOne($0, sql: "SELECT t.title FROM tracks t JOIN files f ON f.id = t.file_id WHERE f.path = 'a.flac'")
+            }
+        }
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
+        XCTAssertEqual(try title(), "Original", "size and time as they were: a scan cannot tell")
+        // Forced for one file: that file's tags are read, not the whole library's.
+        let forced = try CLI.run(["--db", db, "--library", library, "analyze", "--force", "a.flac"])
+        XCTAssertEqual(forced.status, 0, forced.stderr)
+        XCTAssertTrue((forced.stdout + forced.stderr).contains("tags: 1 read"), forced.stdout + forced.stderr)
+        XCTAssertEqual(try title(), "Kept Time")
+        let whole = try CLI.run(["--db", db, "--library", library, "analyze", "--force"])
+        XCTAssertTrue((whole.stdout + whole.stderr).contains("tags: 7 read"), whole.stdout + whole.stderr)
+    }
+
     /// A folder stands for its files, and a path typed from a folder inside the library is that file's own
     /// path: `tags set "Album"` and `cd Album && spindle tags set a.flac` had been refused ("no file at this
     /// path ... found by file name lookup"), and `tags show Album` showed one file guessed by its words.

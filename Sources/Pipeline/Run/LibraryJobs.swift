@@ -96,12 +96,12 @@ public enum LibraryJobs {
             }
             let context = RunContext(database: database, root: root, rootId: rootId, settings: settings, journal: journal,
                                      verbosity: verbosity, force: request.force)
+            let selected = try request.paths.map { try select($0, root: root, database: database) }
             if request.stages.contains(.tags) {
-                outcome.tags = try TagStage.run(context)
+                outcome.tags = try TagStage.run(context, only: selected)
                 try checkpoint()
             }
             if request.stages.contains(.analyze) {
-                let selected = try request.paths.map { try select($0, root: root, database: database) }
                 outcome.analysis = try AnalyzeStage.run(context, only: selected)
                 try checkpoint()
             }

@@ -5,15 +5,25 @@ import Store
 import Tagging
 
 /// Stage 2: read the tags of files whose `tracks` row is missing or older than their content, in worker
-/// processes (a TagLib crash costs one file).
+/// processes (a TagLib crash costs one file); with `force`, of every file. A tag edited in place by a tool that
+/// keeps the file's time (Picard's "preserve timestamps", Mp3tag's "preserve file modification time") leaves
+/// size and time as they were when padding takes the edit: no scan sees it, and `--force` is how to read it.
 public enum TagStage {
     public struct Report: Sendable {
         public var read = 0
         public var failed = 0
     }
 
-    static func run(_ context: RunContext) throws -> Report {
-        let targets = try context.database.writer.read { db in try TrackQueries.filesToRead(db, rootId: context.rootId) }
+    /// `paths`: the files a forced run was asked for (every file when nil); stale files are read whatever they are.
+    static func run(_ context: RunContext, only paths: [String]? = nil) throws -> Report {
+        let targets = try context.database.writer.read { db in
+            let stale = try TrackQueries.filesToRead(db, rootId: context.rootId)
+            guard context.force else { return stale }
+            let wanted = paths.map(Set.init)
+            let forced = try TrackQueries.filesToRead(db, rootId: context.rootId, all: true)
+            let staleIds = Set(stale.map(\.fileId))
+            return forced.filter { staleIds.contains($0.fileId) || wanted?.contains($0.path) ?? true }
+        }
         var report = Report()
         guard !targets.isEmpty else { return report }
         try context.journal.plan(fileIds: targets.map(\.fileId))

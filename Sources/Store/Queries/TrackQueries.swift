@@ -4,13 +4,14 @@ import GRDB
 /// The `tracks` table (tags read from the files).
 public enum TrackQueries {
     /// Present files of the root whose tags were never read or were read from other content.
-    public static func filesToRead(_ db: Database, rootId: Int64) throws -> [(fileId: Int64, path: String, contentKey: String?)] {
+    /// Present files whose tags were never read or were read for other content; every present file with `all`.
+    public static func filesToRead(_ db: Database, rootId: Int64, all: Bool = false) throws -> [(fileId: Int64, path: String, contentKey: String?)] {
         try Row.fetchAll(db, sql: """
             SELECT f.id, f.path, f.content_key FROM files f LEFT JOIN tracks t ON t.file_id = f.id
             WHERE f.root_id = ? AND f.status = 'present'
-              AND (t.file_id IS NULL OR t.content_key IS NOT f.content_key)
+              AND (? OR t.file_id IS NULL OR t.content_key IS NOT f.content_key)
             ORDER BY f.path
-            """, arguments: [rootId]).map { ($0[0], $0[1], $0[2]) }
+            """, arguments: [rootId, all]).map { ($0[0], $0[1], $0[2]) }
     }
 
     /// Marks these files' tags to be read again by the next tags stage, whatever content they were read for.
