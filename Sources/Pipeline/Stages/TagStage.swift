@@ -5,7 +5,7 @@ import Store
 import Tagging
 
 /// Stage 2: read the tags of files whose `tracks` row is missing or older than their content, in worker
-/// processes (a TagLib crash costs one file); with `force`, of every file. A tag edited in place by a tool that
+/// processes (a TagLib crash costs one file); with `force`, of every file asked for. A tag edited in place by a tool that
 /// keeps the file's time (Picard's "preserve timestamps", Mp3tag's "preserve file modification time") leaves
 /// size and time as they were when padding takes the edit: no scan sees it, and `--force` is how to read it.
 public enum TagStage {
@@ -17,12 +17,13 @@ public enum TagStage {
     /// `paths`: the files a forced run was asked for (every file when nil); stale files are read whatever they are.
     static func run(_ context: RunContext, only paths: [String]? = nil) throws -> Report {
         let targets = try context.database.writer.read { db in
-            let stale = try TrackQueries.filesToRead(db, rootId: context.rootId)
-            guard context.force else { return stale }
-            let wanted = paths.map(Set.init)
-            let forced = try TrackQueries.filesToRead(db, rootId: context.rootId, all: true)
-            let staleIds = Set(stale.map(\.fileId))
-            return forced.filter { staleIds.contains($0.fileId) || wanted?.contains($0.path) ?? true }
+            guard context.force else { return try TrackQueries.filesToRead(db, rootId: context.rootId) }
+            let every = try TrackQueries.filesToRead(db, rootId: context.rootId, all: true)
+            guard let paths else { return every }
+            // Forced for some files: theirs, and as always the stale ones.
+            let wanted = Set(paths)
+            let stale = Set(try TrackQueries.filesToRead(db, rootId: context.rootId).map(\.fileId))
+            return every.filter { wanted.contains($0.path) || stale.contains($0.fileId) }
         }
         var report = Report()
         guard !targets.isEmpty else { return report }

@@ -32,7 +32,7 @@ final class WorkerProcess {
         defer { Self.starting.unlock() }
         // Close-on-exec: a worker started later must not inherit this one's ends. Two workers holding each
         // other's input never saw its end when the run died by SIGKILL, and lived on as orphans. The child's
-        // own ends are dup2'ed onto 0 and 1, which clears the flag there.
+        // own ends are dup2'ed onto 0 and 1, which clears the flag there; the exec closes the originals.
         var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
         guard pipe(&toChild) == 0 else { throw StartFailure(what: "cannot create pipes for it", code: errno) }
         guard pipe(&fromChild) == 0 else {
@@ -46,7 +46,6 @@ final class WorkerProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        for fd in [toChild[0], toChild[1], fromChild[0], fromChild[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         close(toChild[0])

@@ -3,8 +3,8 @@ import GRDB
 
 /// The `tracks` table (tags read from the files).
 public enum TrackQueries {
-    /// Present files of the root whose tags were never read or were read from other content.
-    /// Present files whose tags were never read or were read for other content; every present file with `all`.
+    /// Present files of the root whose tags were never read or were read from other content; every present file
+    /// with `all`.
     public static func filesToRead(_ db: Database, rootId: Int64, all: Bool = false) throws -> [(fileId: Int64, path: String, contentKey: String?)] {
         try Row.fetchAll(db, sql: """
             SELECT f.id, f.path, f.content_key FROM files f LEFT JOIN tracks t ON t.file_id = f.id
