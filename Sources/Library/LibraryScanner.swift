@@ -17,6 +17,10 @@ public struct ScanReport: Sendable {
     /// Indexed files the walk could not look at (under a folder it could not open, or not stat-able): left
     /// as they were, not marked missing.
     public var unreadable = 0
+    /// Files missing longer than the scanner keeps them, deleted from the index with their results.
+    public var forgotten = 0
+    /// How long the scan kept missing files (nil: for good).
+    public var keptMissing: TimeInterval?
     public var skipped: [SkippedEntry] = []
     public var seconds = 0.0
 }
@@ -36,12 +40,18 @@ public final class LibraryScanner {
     /// Only the files of this shard enter the index (`analyze --shard K/N`).
     let shard: Shard?
 
+    /// How long a missing file keeps its row (nil: for good). Within that time, a file put back or moved back
+    /// in is recognised by its content and keeps its analysis; after it, it is a new file.
+    let forgetMissingAfter: TimeInterval?
+
     /// Scans are made by runs that hold the database lock, so no other run's tag write is in flight.
-    public init(database: SpindleDatabase, root: LibraryRoot, runStarted: Date = Date(), shard: Shard? = nil) {
+    public init(database: SpindleDatabase, root: LibraryRoot, runStarted: Date = Date(), shard: Shard? = nil,
+                forgetMissingAfter: TimeInterval? = nil) {
         self.database = database
         self.root = root
         self.runStarted = runStarted
         self.shard = shard
+        self.forgetMissingAfter = forgetMissingAfter
     }
 
     /// Files indexed before audio keys existed get theirs over the following scans, this many a scan at most
@@ -257,15 +267,21 @@ public final class LibraryScanner {
 
         let topLevel = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [])
             .filter { !AudioFileTypes.isHidden($0) }.sorted()
-        let partial = try database.writer.write { db in
+        let (partial, forgotten) = try database.writer.write { db in
             _ = try FileQueries.applyScan(db, rootId: rootId, updates: updates, moved: movedIds, inserts: remainingInserts, at: now)
             let partial = try carried.filter { c in
                 try !AnalysisQueries.carryOverRetagged(db, fileId: c.fileId, from: c.from, to: c.to)
             }.count
             try TrackQueries.readAgain(db, fileIds: readAgain)
             try FileQueries.describeRoot(db, rootId: rootId, topLevel: Array(topLevel.prefix(10_000)), shard: shard?.description)
-            return partial
+            // After the matching above: a file that came back today was matched while its row was still there.
+            let forgotten = try forgetMissingAfter.map {
+                try FileQueries.forgetMissing(db, rootId: rootId, missingBefore: now.addingTimeInterval(-$0))
+            } ?? 0
+            return (partial, forgotten)
         }
+        report.forgotten = forgotten
+        report.keptMissing = forgetMissingAfter
         // Their analysis was of part of the file, which has grown since: not retagged, analysed again.
         report.retagged -= partial
         report.new = remainingInserts.count

@@ -456,6 +456,11 @@ enum Migrations {
                                                        AND lower(path) NOT LIKE '%.mp3' AND lower(path) NOT LIKE '%.mpga')
                 """)
         }
+        migrator.registerMigration("v26-navidrome-tracks-by-file") { db in
+            // A file forgotten after going missing sets its Navidrome ids' file to null: by index, not by a scan
+            // of every id imported for each file deleted.
+            try db.create(index: "navidrome_tracks_on_file", on: "navidrome_tracks", columns: ["file_id"])
+        }
         return migrator
     }
 }

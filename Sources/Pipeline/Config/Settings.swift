@@ -17,9 +17,14 @@ struct ConfigFile: Decodable {
     var analysis: AnalysisSection?
     var runtime: RuntimeSection?
     var playlists: PlaylistsSection?
+    var scan: ScanSection?
 
     struct PlaylistsSection: Decodable {
         var dir: String?
+    }
+
+    struct ScanSection: Decodable {
+        var forget_missing_after_days: Int?
     }
 
     struct RuntimeSection: Decodable {
@@ -89,6 +94,8 @@ struct ConfigFile: Decodable {
         }
         merged.runtime = runtime
         merged.playlists = PlaylistsSection(dir: top.playlists?.dir ?? bottom.playlists?.dir)
+        merged.scan = ScanSection(forget_missing_after_days: top.scan?.forget_missing_after_days
+                                  ?? bottom.scan?.forget_missing_after_days)
         return merged
     }
 
@@ -114,6 +121,9 @@ public struct Settings: Sendable {
     public var runtime = Runtime()
     /// Where `playlists write` and the playlists stage put their files (`[playlists] dir`).
     public var playlistsFolder: String?
+    /// Files missing this many days are forgotten by a scan or a merge (`[scan] forget_missing_after_days`;
+    /// 0 keeps them for good). A month covers a folder moved out and back, a disk unplugged for the holidays.
+    public var forgetMissingAfterDays = 30
 
     /// How long a worker may take on one file before it is killed: base + per-second-of-audio × length,
     /// capped, since a length comes from a header a crafted file can inflate.
@@ -172,6 +182,12 @@ public struct Settings: Sendable {
         try validate(options)
         var settings = Settings(libraryPath: library, databasePath: database, jobs: jobs, analysis: options)
         settings.playlistsFolder = nonEmpty(environment["SPINDLE_PLAYLISTS_DIR"]) ?? nonEmpty(file?.playlists?.dir)
+        if let days = file?.scan?.forget_missing_after_days {
+            guard days >= 0 else {
+                throw ConfigurationError("forget_missing_after_days must be 0 (keep missing files for good) or a number of days")
+            }
+            settings.forgetMissingAfterDays = days
+        }
         if let r = file?.runtime {
             if let v = r.worker_timeout_base_s { settings.runtime.timeoutBase = v }
             if let v = r.worker_timeout_per_audio_s { settings.runtime.timeoutPerAudioSecond = v }
@@ -218,6 +234,11 @@ public struct Settings: Sendable {
         guard o.framesPerSecond > 0, o.framesPerSecond <= 120, o.frameBands >= 1, o.frameBands <= 256 else {
             throw ConfigurationError("visualiser frames need 0 < fps ≤ 120 and 1–256 bands")
         }
+    }
+
+    /// How long a missing file's row is kept (nil: for good).
+    public var forgetMissingAfter: TimeInterval? {
+        forgetMissingAfterDays > 0 ? Double(forgetMissingAfterDays) * 86_400 : nil
     }
 
     /// The library root, or a configuration error naming the three ways to give one.

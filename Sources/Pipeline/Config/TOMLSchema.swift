@@ -61,7 +61,7 @@ struct TOMLSchema: Sendable {
         }
     }
 
-    /// The config file: `library`, `database`, `jobs`, `[analysis]`, `[runtime]`.
+    /// The config file: `library`, `database`, `jobs`, `[analysis]`, `[runtime]`, `[playlists]`, `[scan]`.
     static let config = TOMLSchema(keys: [
         "library": .string, "database": .string, "jobs": .integer,
         "analysis": .table(TOMLSchema(keys: [
@@ -72,6 +72,7 @@ struct TOMLSchema: Sendable {
             "worker_timeout_base_s": .number, "worker_timeout_per_audio_s": .number, "worker_timeout_max_s": .number,
         ])),
         "playlists": .table(TOMLSchema(keys: ["dir": .string])),
+        "scan": .table(TOMLSchema(keys: ["forget_missing_after_days": .integer])),
     ])
 
     /// A pipeline file: the config file's keys plus its own tables.

@@ -72,7 +72,8 @@ public enum LibraryJobs {
             throw Interrupted(signal: signal, summary: outcome.summary())
         }
         do {
-            let scanner = LibraryScanner(database: database, root: root, shard: request.shard)
+            let scanner = LibraryScanner(database: database, root: root, shard: request.shard,
+                                         forgetMissingAfter: settings.forgetMissingAfter)
             let rootId = try scanner.rootId()
             outcome.libraryMovedFrom = scanner.relocatedFrom
             if let tagfix = request.tagfix, request.stages.contains(.tagfix) {

@@ -16,6 +16,7 @@ public enum ShardMerge {
             shards.map { s in
                 "\(s.path): \(s.counts.filesAdded) files added, \(s.counts.filesUpdated) updated, \(s.counts.tracks) tags, "
                     + "\(s.counts.analyses) analyses, \(s.counts.runs) runs"
+                    + (s.counts.forgotten > 0 ? ", \(s.counts.forgotten) files missing longer than kept forgotten" : "")
             }.joined(separator: "\n") + String(format: "\nmerged %d shard(s) in %.2f s", shards.count, seconds)
         }
 
@@ -23,7 +24,8 @@ public enum ShardMerge {
             .object([("shards", .array(shards.map { s in
                 .object([("path", .string(s.path)), ("files_added", .from(s.counts.filesAdded)),
                          ("files_updated", .from(s.counts.filesUpdated)), ("tracks", .from(s.counts.tracks)),
-                         ("analyses", .from(s.counts.analyses)), ("runs", .from(s.counts.runs))])
+                         ("analyses", .from(s.counts.analyses)), ("runs", .from(s.counts.runs)),
+                         ("forgotten", .from(s.counts.forgotten))])
             })), ("seconds", .from(seconds, digits: 3))])
         }
     }
@@ -112,6 +114,11 @@ public enum ShardMerge {
                 // The library as the shard's scan saw it: the next merge is compared with today's folders, not
                 // with those of the first merge, which a library growing night after night leaves behind.
                 try FileQueries.describeRoot(db, rootId: rootId, topLevel: shardRoot.topLevel, shard: nil)
+                // A merged database is never scanned: the shards' files that went missing are forgotten here, as
+                // each shard's scan forgets its own.
+                if let keep = settings.forgetMissingAfter {
+                    counts.forgotten = try FileQueries.forgetMissing(db, rootId: rootId, missingBefore: Date().addingTimeInterval(-keep))
+                }
                 return .commit
             }
             return counts

@@ -16,6 +16,8 @@ public struct MergeCounts: Sendable, Equatable {
     public var tracks = 0
     public var analyses = 0
     public var runs = 0
+    /// Target files missing longer than kept, forgotten after the merge (`FileQueries.forgetMissing`).
+    public var forgotten = 0
 
     public init() {}
 }
