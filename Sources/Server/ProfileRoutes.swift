@@ -103,8 +103,10 @@ struct ProfileRoutes: Sendable {
         if let failure = resolution.apiError { return .failure(failure) }
         let path = resolution.resolved!
         let profile = try library.read(in: open) { open, db in try ServeQueries.profile(db, rootId: open.rootId, path: path) }
-        guard let profile, profile.analysis.status == .ok else {
-            let why = profile?.analysis.error.map { "analysis failed: \($0)" } ?? "not analysed yet"
+        guard let profile, profile.analysis.status == .ok, profile.current else {
+            let why = profile?.analysis.status == .ok
+                ? "it changed since it was analysed, and the next analysis run analyses it again"
+                : profile?.analysis.error.map { "analysis failed: \($0)" } ?? "not analysed yet"
             return .failure(APIError(.notFound, "no profile for \(path): \(why)", [("relative_path", .string(path))]))
         }
         return .success(Self.json(profile, resolution: resolution))

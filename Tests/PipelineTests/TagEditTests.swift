@@ -1,6 +1,7 @@
 import AudioDecoding
 import Foundation
 import GRDB
+import Library
 @testable import Pipeline
 import Store
 import Tagging
@@ -439,6 +440,61 @@ final class TagEditTests: XCTestCase {
         XCTAssertNotEqual(try albumGain("Other/CD1/1.flac"), try albumGain("Another/CD1/1.flac"))
         XCTAssertTrue(AnalysisTags.AlbumKey.isDiscFolder("CD 2") && AnalysisTags.AlbumKey.isDiscFolder("disk_4"))
         XCTAssertFalse(AnalysisTags.AlbumKey.isDiscFolder("Discovery") || AnalysisTags.AlbumKey.isDiscFolder("CDs"))
+    }
+
+    /// A file another recording was copied over (a re-rip, a better download under the same name) had the old
+    /// recording's tempo, key and ReplayGain written into it, and its album's gain counted the old recording,
+    /// when `write-analysis` ran before `analyze`: the results were of the row, not of the file. Here the new
+    /// recording is 20 dB quieter: it would have been played 20 dB too quiet, for good.
+    func testWriteAnalysisLeavesAFileChangedSinceItsAnalysisAlone() throws {
+        let loud = Synth.sine(frequency: 1000, seconds: 6, amplitude: pow(10, -10 / 20))
+        let quiet = Synth.sine(frequency: 1000, seconds: 6, amplitude: pow(10, -30 / 20))
+        for (samples, name) in [(loud, "1.wav"), (loud, "2.wav"), (quiet, "new.wav")] {
+            try Synth.write(samples, to: dir + "/" + name, format: .wav16)
+        }
+        func encode(_ source: String, to name: String) {
+            XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/" + source, "-c:a", "flac",
+                                                "-metadata", "album=Album", "-metadata", "artist=A", library + "/" + name]), 0)
+        }
+        encode("1.wav", to: "1.flac")
+        encode("2.wav", to: "2.flac")
+        func spindle(_ arguments: [String]) throws -> CLI.Result { try CLI.run(["--db", db, "--library", library] + arguments) }
+        XCTAssertEqual(try spindle(["analyze"]).status, 0)
+        encode("new.wav", to: "2.flac")
+
+        for paths in [[], [library + "/2.flac"]] {
+            let write = try spindle(["tags", "write-analysis"] + paths)
+            XCTAssertEqual(write.status, 0, write.stderr)
+            XCTAssertTrue(write.stderr.contains("1 file(s) changed since they were analysed (2.flac)"), write.stderr)
+            XCTAssertNil(try Mutagen.dump(library + "/2.flac").tags["replaygain_track_gain"], "the old recording's gain")
+        }
+        // The other track gets its own results, but no album gain that counts the old recording.
+        var one = try Mutagen.dump(library + "/1.flac").tags
+        XCTAssertEqual(Double(try XCTUnwrap(one["replaygain_track_gain"]?.first).dropLast(3))!, -8, accuracy: 0.2)
+        XCTAssertNil(one["replaygain_album_gain"])
+
+        // Analysed again, the new recording gets its own gain, and the album both tracks' as they are.
+        XCTAssertEqual(try spindle(["analyze"]).status, 0)
+        XCTAssertEqual(try spindle(["tags", "write-analysis"]).status, 0)
+        let two = try Mutagen.dump(library + "/2.flac").tags
+        XCTAssertEqual(Double(try XCTUnwrap(two["replaygain_track_gain"]?.first).dropLast(3))!, 12, accuracy: 0.2)
+        one = try Mutagen.dump(library + "/1.flac").tags
+        XCTAssertEqual(Double(try XCTUnwrap(one["replaygain_album_gain"]?.first).dropLast(3))!, -8, accuracy: 0.3)
+        XCTAssertEqual(two["replaygain_album_gain"], one["replaygain_album_gain"])
+    }
+
+    /// A file replaced after the command's own scan, while a large batch is planned, is refused: its plan is of
+    /// other content than its analysis.
+    func testAnAnalysisTagPlanOfOtherContentIsRefused() {
+        func plan(_ path: String, _ key: String?) -> FilePlan {
+            FilePlan(path: path, fileId: nil, changes: [KeyChange(key: "BPM", old: nil, new: ["120"])],
+                     expected: FileState(size: 1, mtimeNs: 1, contentKey: key))
+        }
+        let kept = AnalysisTags.ofAnalysedContent([plan("same.flac", "k1"), plan("replaced.flac", "k3"), plan("unkeyed.flac", nil)],
+                                                  ["same.flac": "k1", "replaced.flac": "k2", "unkeyed.flac": "k4"])
+        XCTAssertEqual(kept.plans.map(\.path), ["same.flac"])
+        XCTAssertEqual(kept.refusals.map(\.input), ["replaced.flac", "unkeyed.flac"])
+        XCTAssertTrue(kept.refusals[0].reason.contains("changed since it was analysed"), kept.refusals[0].reason)
     }
 
     /// `--min-bpm-confidence` writes a tempo only where the analysis is at least that sure of it, and says how

@@ -53,6 +53,36 @@ final class ServerTests: XCTestCase {
         }
     }
 
+    /// A file another recording was copied over, once a scan has seen it change and before it is analysed
+    /// again (the rest of a long nightly run, or until the next night when a `tags` command's scan saw it):
+    /// its profile and frames were the old recording's, so a player skipped another recording's silences.
+    func testAFileChangedSinceItsAnalysisHasNoProfileUntilAnalysedAgain() throws {
+        let dir = try Synth.temporaryDirectory("ServerTestsChanged")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let library = dir + "/music", db = dir + "/spindle.db"
+        try FileManager.default.createDirectory(atPath: library + "/A", withIntermediateDirectories: true)
+        try Synth.write(Synth.clicks(bpm: 120, seconds: 6), to: library + "/A/t.flac", format: .flac16)
+        try Synth.write(Synth.clicks(bpm: 90, seconds: 6), to: library + "/A/u.flac", format: .flac16)
+        func spindle(_ arguments: [String]) throws { XCTAssertEqual(try CLI.run(["--db", db, "--library", library] + arguments).status, 0) }
+        try spindle(["analyze"])
+        try Synth.write(Synth.concat(Synth.silence(seconds: 2), Synth.clicks(bpm: 100, seconds: 6)), to: library + "/A/t.flac", format: .flac16)
+        try spindle(["scan"])
+        try withServer(database: db, library: library) { port in
+            let profile = try RawHTTPClient.get(port: port, "/smart-dj/profile?relative_path=A/t.flac")
+            XCTAssertEqual(profile.status, 404, profile.text)
+            XCTAssertTrue(profile.text.contains("changed since it was analysed"), profile.text)
+            XCTAssertEqual(try RawHTTPClient.get(port: port, "/visualizer/frames?relative_path=A/t.flac").status, 404)
+            XCTAssertEqual(try RawHTTPClient.get(port: port, "/smart-dj/profile?relative_path=A/u.flac").status, 200)
+        }
+        try spindle(["analyze"])
+        try withServer(database: db, library: library) { port in
+            let profile = try object(try RawHTTPClient.get(port: port, "/smart-dj/profile?relative_path=A/t.flac"))
+            XCTAssertEqual(try XCTUnwrap(profile["bpm"] as? Double), 100, accuracy: 1)
+            XCTAssertEqual(try XCTUnwrap(profile["silence_end"] as? Double), 2, accuracy: 0.05)
+            XCTAssertEqual(try RawHTTPClient.get(port: port, "/visualizer/frames?relative_path=A/t.flac").status, 200)
+        }
+    }
+
     func testBulkProfilesMapEachPathToItsProfileOrItsError() throws {
         let f = try ServerFixture.get()
         try withServer(database: f.db, library: f.library) { port in

@@ -107,12 +107,19 @@ public enum AnalysisTags {
         var album: AlbumKey?
         /// Tags an earlier `write-analysis` wrote that the analysis no longer supports (`withdrawn`).
         var withdrawn: [String] = []
+        /// Whether the results are of the file's present content (`AnalysisQueries.ForTags.current`).
+        var current = true
     }
 
     /// A tempo whose confidence is under `minBPMConfidence` is left out: Navidrome's smart playlists read the
     /// BPM tag as a fact, and a tempo under `TempoResult.trusted` may be another metrical level.
+    ///
+    /// Only results of the content a file holds are written: a file changed since it was analysed (another
+    /// recording copied over it, as a re-rip or a better download is) keeps its tags until `analyze` has run,
+    /// and its results count in no album. `analysedContent` is each edit's file as analysed, for the batch to
+    /// refuse a file that changed between this and its writing.
     static func edits(paths: [String]?, fields: Fields, minBPMConfidence: Double = 0, database: SpindleDatabase,
-                      rootPath: String) throws -> (edits: [(String, TagEdit)], notes: [String]) {
+                      rootPath: String) throws -> (edits: [(String, TagEdit)], notes: [String], analysedContent: [String: String]) {
         let replayGain = fields.contains(.replayGain)
         // Gating blocks are fetched per album below, not for the whole library at once (tens of KB a track).
         let (rows, lastWrites) = try database.writer.read { db in
@@ -126,7 +133,8 @@ public enum AnalysisTags {
         let tracks = zip(rows, keys).map { row, key -> Track in
             Track(fileId: row.fileId, path: row.path, codec: row.codec, bpm: row.bpm, bpmConfidence: row.bpmConfidence,
                   key: row.key.flatMap(MusicalKey.init(name:)), lufs: row.lufs, truePeakDB: row.truePeakDB,
-                  album: key.flatMap { joined[$0] }, withdrawn: Self.withdrawn(row, lastWrites: lastWrites))
+                  album: key.flatMap { joined[$0] }, withdrawn: Self.withdrawn(row, lastWrites: lastWrites),
+                  current: row.current)
         }
         var notes: [String] = []
         // Album loudness and peak over every track of the album in the library.
@@ -136,6 +144,9 @@ public enum AnalysisTags {
             for t in tracks { if let k = t.album { grouped[k, default: []].append(t) } }
             for key in grouped.keys.sorted() {
                 let members = grouped[key]!
+                // The album's loudness is its tracks' as they are: one track's results of other content would skew
+                // every track's album gain, and without that track it is another album's loudness.
+                guard members.allSatisfy(\.current) else { albums[key] = .some(nil); continue }
                 var histogram = LoudnessHistogram()
                 var complete = true
                 for m in members {
@@ -152,9 +163,14 @@ public enum AnalysisTags {
             }
         }
         let wanted = paths.map(Set.init)
+        let changed = tracks.filter { !$0.current && wanted?.contains($0.path) ?? true }.map(\.path)
+        if let first = changed.first {
+            notes.append("\(changed.count) file(s) changed since they were analysed (\(first)\(changed.count > 1 ? ", ..." : "")): "
+                         + "their tags, and their albums' album gain, wait until `spindle analyze` has analysed them again")
+        }
         var edits: [(String, TagEdit)] = []
         var unsure = 0, withdrawn = 0
-        for t in tracks where wanted?.contains(t.path) ?? true {
+        for t in tracks where t.current && wanted?.contains(t.path) ?? true {
             var edit = TagEdit()
             edit.unset = t.withdrawn.filter { fields.contains($0 == "BPM" ? .bpm : .key) }
             if !edit.unset.isEmpty { withdrawn += 1 }
@@ -193,10 +209,29 @@ public enum AnalysisTags {
             notes.append(String(format: "%d file(s) keep their BPM tag: tempo confidence under %.2f", unsure, minBPMConfidence))
         }
         if let wanted {
-            let analysed = Set(tracks.map(\.path))
+            let analysed = Set(rows.map(\.path))
             for p in wanted.sorted() where !analysed.contains(p) { notes.append("\(p): not analysed yet; run `spindle analyze`") }
         }
-        return (edits, notes)
+        let analysedContent = Dictionary(uniqueKeysWithValues: rows.compactMap { row in
+            row.current ? row.analysedContent.map { (row.path, $0) } : nil
+        })
+        return (edits, notes, analysedContent)
+    }
+
+    /// The plans whose file, as planned, is the content its results are of; the others are refused. A file
+    /// replaced after the command's scan, while a large batch was being planned, has other content than its
+    /// analysis describes.
+    static func ofAnalysedContent(_ plans: [FilePlan], _ analysedContent: [String: String])
+        -> (plans: [FilePlan], refusals: [TagBatch.Refusal]) {
+        var kept: [FilePlan] = [], refusals: [TagBatch.Refusal] = []
+        for plan in plans {
+            if let key = plan.expected?.contentKey, key == analysedContent[plan.path] {
+                kept.append(plan)
+            } else {
+                refusals.append(TagBatch.Refusal(input: plan.path, reason: "it changed since it was analysed: run `spindle analyze`, then write again"))
+            }
+        }
+        return (kept, refusals)
     }
 
     /// The tags of a track that go: its BPM when the tempo analyzer now finds no tempo (a steady sound, which

@@ -15,6 +15,8 @@ extension LibraryJobs {
         }
         var notes: [String] = []
         let edits: [(String, TagEdit)]
+        // For analysis tags: the content each file's results are of.
+        var analysedContent: [String: String]?
         // Fixers and analysis tags without paths sweep the library: a file they cannot tag is passed over.
         var wholeLibrary = false
         switch request.source {
@@ -36,13 +38,19 @@ extension LibraryJobs {
         case .analysis(let fields, let paths, let minBPMConfidence):
             wholeLibrary = paths?.isEmpty ?? true
             let targets = try paths.map { try targetPaths($0, resolver: resolver, database: database, root: root) }
-            (edits, notes) = try AnalysisTags.edits(paths: targets, fields: fields, minBPMConfidence: minBPMConfidence,
-                                                    database: database, rootPath: root.path)
+            let made = try AnalysisTags.edits(paths: targets, fields: fields, minBPMConfidence: minBPMConfidence,
+                                              database: database, rootPath: root.path)
+            (edits, notes, analysedContent) = (made.edits, made.notes, made.analysedContent)
         case .undo: edits = []
         }
-        let (plans, refusals, unwritable) = try TagBatch.plan(edits.map { (input: $0.0, edit: $0.1) }, resolver: resolver,
+        var (plans, refusals, unwritable) = try TagBatch.plan(edits.map { (input: $0.0, edit: $0.1) }, resolver: resolver,
                                                               database: database, allowCustom: request.allowCustom || !request.source.keysTyped,
                                                               reads: reads, skipUnwritable: wholeLibrary)
+        if let analysedContent {
+            let kept = AnalysisTags.ofAnalysedContent(plans, analysedContent)
+            plans = kept.plans
+            refusals += kept.refusals
+        }
         if !unwritable.isEmpty {
             notes.append("\(unwritable.count) file(s) left alone: their tags can be read but TagLib cannot write their "
                          + "format (e.g. \(unwritable[0]))")

@@ -260,10 +260,11 @@ public enum AnalysisQueries {
             """) ?? 0
     }
 
-    /// The stored visualiser frames of a file, by its path relative to its root.
+    /// The stored visualiser frames of a file, by its path relative to its root, when of its present content.
     public static func frames(_ db: Database, rootPath: String, path: String) throws -> VisFramesRecord? {
         try VisFramesRecord.fetchOne(db, sql: """
             SELECT v.* FROM vis_frames v JOIN files f ON f.id = v.file_id
+            JOIN analysis a ON a.file_id = f.id AND a.content_key IS f.content_key
             JOIN library_roots r ON r.id = f.root_id WHERE r.path = ? AND f.path = ?
             """, arguments: [rootPath, path])
     }
@@ -293,16 +294,20 @@ public enum AnalysisQueries {
         public var keyMeasured: Bool
         /// The file's first value of each tag `write-analysis` may take back (BPM, INITIALKEY, KEY), as last read.
         public var tagged: [String: String]
+        /// The content key of the file the analysis was made of; when it is not the file's as last scanned, the
+        /// file changed since (another recording copied over it, its audio edited) and the results are not its.
+        public var analysedContent: String?
+        public var current: Bool
     }
 
     /// The tags `forTags` reads back from each file: those `write-analysis` writes and may take back.
     public static let withdrawableTags = ["BPM", "INITIALKEY", "KEY"]
 
     public static func forTags(_ db: Database, rootPath: String) throws -> [ForTags] {
-        // Columns 13… hold `withdrawableTags`, in order.
+        // Columns 15… hold `withdrawableTags`, in order.
         func tagged(_ row: Row) -> [String: String] {
             Dictionary(uniqueKeysWithValues: withdrawableTags.enumerated().compactMap { i, name in
-                (row[13 + i] as String?).map { (name, $0) }
+                (row[15 + i] as String?).map { (name, $0) }
             })
         }
         return try Row.fetchAll(db, sql: """
@@ -310,6 +315,7 @@ public enum AnalysisQueries {
                    t.album, t.album_artist, a.key, a.bpm_confidence, t.musicbrainz_album_id,
                    json_extract(a.analyzer_versions, '$.tempo') IS NOT NULL,
                    json_extract(a.analyzer_versions, '$.features') IS NOT NULL,
+                   a.content_key, a.content_key IS f.content_key,
                    \(withdrawableTags.map { "json_extract(t.properties, '$.\($0)[0]')" }.joined(separator: ", "))
             FROM files f JOIN library_roots r ON r.id = f.root_id
             JOIN analysis a ON a.file_id = f.id AND a.status = 'ok' LEFT JOIN tracks t ON t.file_id = f.id
@@ -317,7 +323,7 @@ public enum AnalysisQueries {
             """, arguments: [rootPath]).map {
             ForTags(fileId: $0[0], path: $0[1], codec: $0[2], bpm: $0[3], bpmConfidence: $0[9], key: $0[8], lufs: $0[4], truePeakDB: $0[5],
                     album: $0[6], albumArtist: $0[7], musicbrainzAlbumId: $0[10], tempoMeasured: $0[11], keyMeasured: $0[12],
-                    tagged: tagged($0))
+                    tagged: tagged($0), analysedContent: $0[13], current: $0[14])
         }
     }
 }

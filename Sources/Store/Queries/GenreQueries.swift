@@ -27,7 +27,7 @@ public enum GenreQueries {
                    json_extract(a.analyzer_versions, '$.features'), t.file_id AS has_track, a.duration_s,
                    a.bpm_confidence, a.bpm_alternative, a.trail_silence_start_s - a.lead_silence_end_s
             FROM files f LEFT JOIN tracks t ON t.file_id = f.id
-            LEFT JOIN analysis a ON a.file_id = f.id AND a.status = 'ok'
+            LEFT JOIN analysis a ON a.file_id = f.id AND a.status = 'ok' AND a.content_key IS f.content_key
             WHERE f.root_id = ? AND f.status = 'present' ORDER BY f.path
             """, arguments: [rootId])
         let tracks = try TrackRecord.filter(keys: rows.compactMap { $0["has_track"] as Int64? }).fetchAll(db)

@@ -7,27 +7,33 @@ import GRDB
 public struct TrackProfile: Sendable, Equatable, FetchableRecord {
     public var path: String
     public var analysis: AnalysisRecord
+    /// Whether the analysis is of the file's present content (`ServeQueries.profile`).
+    public var current: Bool
 
     public init(row: Row) throws {
         path = row["path"]
         analysis = try AnalysisRecord(row: row)
+        current = row["current_content"]
     }
 }
 
 /// What the players' read API asks of the database. Every query is a read.
 public enum ServeQueries {
-    /// The stored results of one present file, or nil when it has not been analysed.
+    /// The stored results of one present file, or nil when it has not been analysed. Results of the content
+    /// a file had before the scan found it changed (another recording copied over it) are not `current`: they
+    /// are not its, and a player crossfading on another recording's silences cuts the music.
     public static func profile(_ db: Database, rootId: Int64, path: String) throws -> TrackProfile? {
         try TrackProfile.fetchOne(db, sql: """
-            SELECT f.path, a.* FROM files f JOIN analysis a ON a.file_id = f.id
+            SELECT f.path, a.*, a.content_key IS f.content_key AS current_content FROM files f JOIN analysis a ON a.file_id = f.id
             WHERE f.root_id = ? AND f.path = ? AND f.status = 'present'
             """, arguments: [rootId, path])
     }
 
-    /// The stored visualiser frames of one present file.
+    /// The stored visualiser frames of one present file, when of its present content (as `profile`).
     public static func frames(_ db: Database, rootId: Int64, path: String) throws -> VisFramesRecord? {
         try VisFramesRecord.fetchOne(db, sql: """
             SELECT v.* FROM vis_frames v JOIN files f ON f.id = v.file_id
+            JOIN analysis a ON a.file_id = f.id AND a.content_key IS f.content_key
             WHERE f.root_id = ? AND f.path = ? AND f.status = 'present'
             """, arguments: [rootId, path])
     }
