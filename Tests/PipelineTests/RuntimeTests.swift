@@ -168,6 +168,40 @@ final class RuntimeTests: XCTestCase {
         XCTAssertEqual(handled, 0, "no file is charged with the machine's failure")
     }
 
+    /// A worker killed while it waits for its next file (the OOM killer, a stray `kill`) had that next file
+    /// charged with "worker stopped before taking the file", though the file never reached it: a fresh worker
+    /// takes it now.
+    func testAWorkerKilledWhileIdleChargesNoFile() throws {
+        try addTracks(["a.flac", "b.flac"])
+        let pool = try WorkerPool(executable: CLI.executable, settings: WorkerSettings(analysis: AnalysisOptions()), jobs: 1)
+        let jobs = ["a.flac", "b.flac"].enumerated().map { i, name in
+            PoolJob(job: WorkerJob(id: i, kind: .analyze, path: library + "/" + name), relativePath: name, fileId: Int64(i + 1),
+                    contentKey: nil, timeout: 60)
+        }
+        let input = BoundedQueue<PoolJob>(capacity: 1), output = BoundedQueue<PoolResult>(capacity: 2)
+        pool.run(input: input, output: output)
+        XCTAssertTrue(input.put(jobs[0]))
+        let first = try XCTUnwrap(output.take())
+        XCTAssertNotNil(first.reply, first.failure ?? "")
+        // The one worker, now waiting for a file: killed, and dead before the next file is given.
+        let me = getpid()
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(me)/task")) ?? []
+        let children = tasks.flatMap { task in
+            ((try? String(contentsOfFile: "/proc/\(me)/task/\(task)/children", encoding: .utf8)) ?? "").split(separator: " ").compactMap { pid_t($0) }
+        }.filter { ((try? String(contentsOfFile: "/proc/\($0)/cmdline", encoding: .utf8)) ?? "").contains("worker") }
+        XCTAssertEqual(children.count, 1, "one worker")
+        for child in children { kill(child, SIGKILL) }
+        for _ in 0..<200 where children.contains(where: { !((try? String(contentsOfFile: "/proc/\($0)/stat", encoding: .utf8)) ?? ") Z ").contains(") Z ") }) {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        XCTAssertTrue(input.put(jobs[1]))
+        input.close()
+        let second = try XCTUnwrap(output.take())
+        XCTAssertNil(second.failure, "b.flac is charged with the worker's death")
+        XCTAssertEqual(second.reply?.id, 1)
+        XCTAssertNil(output.take(), "the pool ends")
+    }
+
     /// The executable installed under another name (`spindle-1.4` beside the next version, a distribution's
     /// `spindle.real` behind a wrapper) starts its workers from itself. It looked for a file named `spindle`
     /// and, finding none, failed every run: "cannot find the spindle executable to start workers".

@@ -66,14 +66,23 @@ final class WorkerPool: @unchecked Sendable {
         let encoder = JSONEncoder(), decoder = JSONDecoder()
         // A stop request ends the loop between files; the file in flight is put down (below), uncharged.
         while !StopRequest.isRequested, let job = input.take() {
-            if worker == nil {
-                do { worker = try startWorker() } catch {
-                    output.put(PoolResult(job: job, noWorker: "\(error)"))
-                    return
-                }
+            guard let line = try? encoder.encode(job.job) else {
+                output.put(PoolResult(job: job, failure: "the job could not be encoded for a worker"))
+                continue
             }
-            guard let w = worker, let line = try? encoder.encode(job.job), w.send(line) else {
-                worker = nil
+            // A worker that died while idle (the OOM killer, a stray kill) cannot take the file, which never
+            // reached it: a fresh worker takes it, uncharged. Only one that dies on taking it reports the file.
+            var taken: WorkerProcess?
+            for _ in 0..<2 where taken == nil {
+                if worker == nil {
+                    do { worker = try startWorker() } catch {
+                        output.put(PoolResult(job: job, noWorker: "\(error)"))
+                        return
+                    }
+                }
+                if worker!.send(line) { taken = worker } else { worker!.terminate(); worker = nil }
+            }
+            guard let w = taken else {
                 output.put(PoolResult(job: job, failure: "worker stopped before taking the file"))
                 continue
             }
