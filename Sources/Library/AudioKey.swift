@@ -6,8 +6,10 @@ import Foundation
 /// analysed again whole the next night).
 ///
 /// - FLAC: the stream's own MD5 of its decoded samples with its sample rate, channels, bits and length
-///   (STREAMINFO, which taggers never touch and which re-encoding at another compression level keeps).
-///   An encoder that left the MD5 unset gets the frames' bytes, as below.
+///   (STREAMINFO, which taggers never touch), and how many bytes of frames follow the metadata blocks. Those
+///   say what the file should hold, not what it holds: a file cut short by a copy that failed over it kept its
+///   key, so its analysis of the whole file stayed, and nothing told the user. The frames' length, which no
+///   tag edit changes, tells. An encoder that left the MD5 unset gets the frames' bytes, as below.
 /// - MP3, MP2 and ADTS AAC (also under an ID3v2 tag), WAV (RIFF, and RIFX with big-endian sizes), AIFF: FNV-1a
 ///   over the size, first and last 64 KiB of the bytes that hold the audio: between an ID3v2 tag and ID3v1 /
 ///   APEv2 tags at the end, the `data` chunk, the `SSND` chunk. These sample the ends only, as the content key does.
@@ -17,8 +19,8 @@ import Foundation
 /// - Ogg Vorbis and Opus: the headers the decoder reads (Vorbis identification and setup, `OpusHead` with its
 ///   output gain) and, from the first page after them, the audio pages' size in all and the payloads and
 ///   granule positions of the first and last 64 KiB of them. Not the page sequence numbers and checksums,
-///   which a longer comment header renumbers on every page after it. FLAC in Ogg: STREAMINFO as for FLAC,
-///   with the audio pages as above when its MD5 is unset.
+///   which a longer comment header renumbers on every page after it. FLAC in Ogg: STREAMINFO with the audio
+///   pages' length, as for FLAC; the audio pages as above when its MD5 is unset.
 /// - WavPack, Monkey's Audio, Musepack and TTA: as MP3, from their stream's magic (`wvpk`, `MAC `, `MPCK` /
 ///   `MP+`, `TTA1`) to the APEv2 / ID3v1 tags these formats carry at the end.
 /// - DSF: the `fmt ` and `data` chunks (what follows is the ID3v2 tag, which the header points to); DSDIFF:
@@ -73,19 +75,21 @@ public enum AudioKey {
         }
     }
 
-    /// STREAMINFO's stream description and MD5; the frames after the last metadata block when the MD5 is unset.
+    /// STREAMINFO's stream description and MD5 with the frames' length (to the ID3v1 / APEv2 tags some taggers
+    /// add at the end); the frames after the last metadata block when the MD5 is unset.
     private static func flac(_ file: Reader, streamStart: Int64) -> String? {
         guard let header = file.bytes(at: streamStart + 4, count: 4), header[0] & 0x7F == 0,
               let info = file.bytes(at: streamStart + 8, count: 34) else { return nil }
         let described = info[10..<34]
-        if info[18..<34].contains(where: { $0 != 0 }) {
-            return "flac:" + Reader.hex(described)
-        }
         var offset = streamStart + 4
         while true {
             guard let block = file.bytes(at: offset, count: 4) else { return nil }
             offset += 4 + (Int64(block[1]) << 16 | Int64(block[2]) << 8 | Int64(block[3]))
             if block[0] & 0x80 != 0 { break }
+        }
+        if info[18..<34].contains(where: { $0 != 0 }) {
+            let end = file.endBeforeTrailingTags(after: offset)
+            return end > offset ? "flac:" + Reader.hex(described) + ":\(end - offset)" : nil
         }
         return file.regionKey(offset..<file.size)
     }
@@ -137,6 +141,7 @@ public enum AudioKey {
         var offset: Int64 = 0
         var packet: [UInt8] = []
         var packets = 0, needed = 0, serial: UInt32?
+        var described: String?
         // Vorbis and Opus: every header but the comments decides decoding. FLAC: only STREAMINFO does (hashed
         // when the first packet is read); its other headers are metadata blocks, which taggers rewrite.
         var decides: (Int) -> Bool = { $0 != 1 }
@@ -160,7 +165,8 @@ public enum AudioKey {
                     } else if packet.starts(with: [1] + Array("vorbis".utf8)) {
                         needed = 3
                     } else if let flac = FLACInOgg(packet) {
-                        if let key = flac.key { return key }
+                        // With the MD5 set, the description and the audio pages' length (below) are the key.
+                        described = flac.key
                         needed = 1 + flac.headerPackets
                         hash.add(Array(flac.described))
                         decides = { _ in false }
@@ -178,6 +184,7 @@ public enum AudioKey {
         }
         let audio = offset..<file.size
         guard !audio.isEmpty else { return nil }
+        if let described { return described + ":\(audio.count)" }
         withUnsafeBytes(of: Int64(audio.count).littleEndian) { hash.add($0) }
         // The first 64 KiB of audio pages, then the pages that end the file (found from a capture pattern in
         // the last 64 KiB whose chain of pages reaches the end exactly).
@@ -225,8 +232,8 @@ public enum AudioKey {
             described = packet[27..<51]
         }
 
-        /// With the MD5 of the decoded samples set, the description is the whole key, as for a native FLAC file;
-        /// without it, the audio pages must be hashed too.
+        /// With the MD5 of the decoded samples set, the description is the key, with the audio pages' length as
+        /// for a native FLAC file; without it, the audio pages must be hashed too.
         var key: String? {
             described.suffix(16).contains { $0 != 0 } ? "oggflac:" + Reader.hex(described) : nil
         }

@@ -461,6 +461,11 @@ enum Migrations {
             // of every id imported for each file deleted.
             try db.create(index: "navidrome_tracks_on_file", on: "navidrome_tracks", columns: ["file_id"])
         }
+        migrator.registerMigration("v27-flac-audio-keys-with-length") { db in
+            // A FLAC's audio key now holds its frames' length, so a file cut short keeps no analysis of the whole:
+            // the keys of the old form are computed again, 2,000 a scan, as for a library indexed before audio keys.
+            try db.execute(sql: "UPDATE files SET audio_key = NULL WHERE audio_key LIKE 'flac:%' OR audio_key LIKE 'oggflac:%'")
+        }
         return migrator
     }
 }

@@ -70,7 +70,10 @@ final class AudioKeyTests: TemporaryFolderTestCase {
         retagged.insert(contentsOf: Data([0x04, 0, 0x10, 0]) + Data(repeating: 0, count: 4096), at: 42)
         retagged[4] &= 0x7F            // STREAMINFO is no longer the last block
         XCTAssertEqual(try key("retagged.flac", id3v2(body: 100) + retagged), bare)
+        XCTAssertEqual(try key("id3v1.flac", stream + id3v1()), bare)
         XCTAssertNotEqual(try key("other.flac", try encoded(.flac16, "b.flac", frequency: 550)), bare)
+        // Cut short (a copy over it that failed): STREAMINFO still says what the whole was, the frames do not.
+        XCTAssertNotEqual(try key("cut.flac", stream.prefix(stream.count - 1000)), bare)
         // An encoder that left the MD5 unset: the frames after the last metadata block stand for the audio.
         var unset = stream, unsetRetagged = retagged
         unset.replaceSubrange(26..<42, with: Data(count: 16))
@@ -227,6 +230,8 @@ final class AudioKeyTests: TemporaryFolderTestCase {
         XCTAssertTrue(withMD5.hasPrefix("oggflac:"), withMD5)
         XCTAssertEqual(try key("md5-retagged.oga", oggFLAC(md5: 0x5A, metadata: 900, pictures: 2, audio: audio)), withMD5)
         XCTAssertNotEqual(try key("md5-other.oga", oggFLAC(md5: 0x5B, metadata: 40, audio: audio)), withMD5)
+        let whole = oggFLAC(md5: 0x5A, metadata: 40, audio: audio)
+        XCTAssertNotEqual(try key("md5-cut.oga", whole.prefix(whole.count - 3000)), withMD5, "cut short")
         // Without the MD5, the audio pages are the key, and the metadata blocks (and their count) still are not.
         let bare = try XCTUnwrap(try key("bare.oga", oggFLAC(md5: 0, metadata: 40, audio: audio)))
         XCTAssertEqual(try key("retagged.oga", oggFLAC(md5: 0, metadata: 900, pictures: 2, audio: audio)), bare)

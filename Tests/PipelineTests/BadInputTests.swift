@@ -151,7 +151,8 @@ final class BadInputTests: XCTestCase {
     /// A nightly run that meets a FLAC file still being copied into the library analyses the part written so
     /// far (partial). Once the copy is complete, the file is analysed again, whole. Its audio key (STREAMINFO,
     /// written first) is the complete file's all along, so before, the partial analysis was carried over to
-    /// the complete file and kept: half the duration, the trailing silence in the middle, for good.
+    /// the complete file and kept: half the duration, the trailing silence in the middle, for good. A complete
+    /// file cut short later is analysed again as partial.
     func testAFileAnalysedWhileStillBeingCopiedIsAnalysedAgainOnceComplete() throws {
         let music = Synth.concat(Synth.clicks(bpm: 120, seconds: 8), Synth.silence(seconds: 1))
         try Synth.write(music, to: dir + "/whole.flac", format: .flac16)
@@ -177,6 +178,15 @@ final class BadInputTests: XCTestCase {
         let complete = try stored()
         XCTAssertNil(complete.damage, "the complete file is analysed again")
         XCTAssertEqual(complete.duration ?? 0, 9, accuracy: 0.01)
+        // The other way round: a copy over it that failed cuts the file short. Its STREAMINFO still describes the
+        // whole, so it was taken for a retagged file and kept the analysis of the whole, and no one was told.
+        try whole.prefix(whole.count * 6 / 10).write(to: URL(fileURLWithPath: library + "/song.flac"))
+        let again = try CLI.run(analyze)
+        XCTAssertEqual(again.status, 0)
+        XCTAssertFalse(again.stdout.contains("retagged"), again.stdout)
+        let cut = try stored()
+        XCTAssertNotNil(cut.damage, "a FLAC cut short is analysed again, as partial")
+        XCTAssertLessThan(cut.duration ?? 9, 7)
     }
 
     func testFileThatVanishesBeforeItsAnalysisIsAFailureNotACrash() throws {

@@ -236,6 +236,30 @@ final class MigrationTests: XCTestCase {
                                   #"d.MP2 {"loudness":2,"tempo":11}"#, #"e.wav {"loudness":2,"tempo":11}"#])
     }
 
+    // A FLAC's audio key holds its frames' length since v27: keys of the old form are computed again, by the
+    // scans' backfill, so a cut FLAC is not taken for a retagged one; other keys stay.
+    func testFLACAudioKeysOfTheOldFormAreComputedAgainAfterTheUpgrade() throws {
+        let path = dir + "/flackeys.db"
+        let keys = ["a.flac": "flac:00ab", "b.oga": "oggflac:00ab", "c.flac": "a:0123456789abcdef", "d.mp3": "a:fedcba9876543210"]
+        do {
+            let old = try SpindleDatabase(path: path, upTo: "v26-navidrome-tracks-by-file")
+            try old.writer.write { db in
+                try db.execute(sql: "INSERT INTO library_roots (id, path, added_at) VALUES (1, '/music', ?)", arguments: [Date()])
+                for (i, (name, key)) in keys.sorted(by: { $0.key < $1.key }).enumerated() {
+                    try db.execute(sql: """
+                        INSERT INTO files (id, root_id, path, name, size, mtime_ns, content_key, audio_key, status, first_seen_at, changed_at)
+                        VALUES (?, 1, ?, ?, 10, 1, 'k', ?, 'present', ?, ?)
+                        """, arguments: [i + 1, name, name, key, Date(), Date()])
+                }
+            }
+        }
+        let upgraded = try SpindleDatabase(path: path)
+        let after = try upgraded.writer.read { db in
+            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT path, audio_key FROM files").map { ($0[0] as String, $0[1] as String?) })
+        }
+        XCTAssertEqual(after, ["a.flac": nil, "b.oga": nil, "c.flac": "a:0123456789abcdef", "d.mp3": "a:fedcba9876543210"])
+    }
+
     // Tempo version 12 changes only results version 11 had halved (at most 100 BPM): those are measured again,
     // the others are taken as version 12's, so a library is not decoded again for them.
     func testOnlyTemposThatMayHaveBeenHalvedAreMeasuredAgain() throws {
