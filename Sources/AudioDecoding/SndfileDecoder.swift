@@ -11,6 +11,8 @@ final class SndfileDecoder: AudioDecoder {
     private let channelOrder: [Int]?
     /// The frame count the header states: 0 for a WAV whose writer never filled the data size in.
     let headerFrames: Int64
+    /// What a WAV or AIFF header announces when the file holds less: libsndfile counts only the frames there.
+    private let announcedFrames: Int64?
     /// libsndfile's "unknown" frame count (SF_COUNT_MAX): a FLAC streamed to a pipe (ffmpeg's `-f flac -`) states
     /// no total; in Ogg, no end of stream was found.
     private static let unknownLength = Int64.max
@@ -32,7 +34,9 @@ final class SndfileDecoder: AudioDecoder {
         let major = info.format & Int32(SF_FORMAT_TYPEMASK)
         let subtype = info.format & Int32(SF_FORMAT_SUBMASK)
         let (codec, depth, isFloat) = Self.describe(major: major, subtype: subtype)
-        headerFrames = Int64(info.frames)
+        let holding = Int64(info.frames)
+        headerFrames = holding
+        announcedFrames = depth.flatMap { Self.announcedFrames(file, holding: holding, bytesPerFrame: Int(info.channels) * $0 / 8) }
         var format = AudioFormat(sampleRate: Int(info.samplerate), channels: Int(info.channels), codec: codec,
                                  frameCount: headerFrames > 0 && headerFrames != Self.unknownLength ? headerFrames : nil,
                                  bitDepth: depth,
@@ -64,11 +68,32 @@ final class SndfileDecoder: AudioDecoder {
             damage = "decoding stopped: \(String(cString: sf_strerror(file)))"
         } else if let expected = format.frameCount, framesRead < expected {
             damage = "truncated: decoded \(framesRead) of \(expected) frames"
+        } else if let announced = announcedFrames, framesRead < announced {
+            damage = "truncated: decoded \(framesRead) of the \(announced) frames the header announces"
         } else if headerFrames == Self.unknownLength, format.codec == "vorbis" || format.codec == "opus" {
             // In Ogg, an unknown length means libsndfile found no end of stream (the last page's position): cut short.
             damage = "truncated: decoded \(framesRead) frames, and the Ogg stream's end is missing"
         }
         return 0
+    }
+
+    /// The frames a PCM WAV or AIFF header announces, when the file holds fewer (`holding`). libsndfile reads
+    /// what is there and says so only in its log ("data : 10187776 (should be 6112624)"): a WAV cut short by a
+    /// failed copy was analysed as a shorter whole, where a cut MP3, FLAC or Ogg file is reported partial.
+    private static func announcedFrames(_ file: OpaquePointer, holding: Int64, bytesPerFrame: Int) -> Int64? {
+        guard bytesPerFrame > 0 else { return nil }
+        var log = [CChar](repeating: 0, count: 1 << 14)
+        guard sf_command(file, Int32(SFC_GET_LOG_INFO), &log, Int32(log.count)) > 0 else { return nil }
+        for line in String(cString: log).split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard words.count == 6, words[0] == "data" || words[0] == "SSND", words[1] == ":", words[3] == "(should",
+                  words[4] == "be", let declared = Int64(words[2]), let present = Int64(words[5].dropLast()) else { continue }
+            // 0xFFFFFFFF: a writer that streamed the file and never knew its length.
+            guard declared < 0xFFFF_FFFF, declared - present >= bytesPerFrame else { return nil }
+            // Rounded up: a cut inside a frame leaves part of one, which libsndfile does not count.
+            return holding + (declared - present + Int64(bytesPerFrame) - 1) / Int64(bytesPerFrame)
+        }
+        return nil
     }
 
     /// The layout the file states: WAV's channel mask and CAF's and AIFF's layouts come through libsndfile's

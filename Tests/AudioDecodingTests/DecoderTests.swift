@@ -329,6 +329,17 @@ final class DecoderTests: TemporaryFolderTestCase {
         let (oggFormat, oggFrames, oggDamage) = try decodeAll(dir + "/t.ogg")
         XCTAssertLessThan(Double(oggFrames) / Double(oggFormat.sampleRate), 7)
         XCTAssertNotNil(oggDamage)
+
+        // libsndfile reads a cut WAV or AIFF to its end and counts only those frames: it had passed for a
+        // 5-second whole, where the header announces 10 s.
+        for (name, kind) in [("t.wav", Synth.FileFormat.wav16), ("t24.wav", .wavFloat), ("t.aiff", .aiff16)] {
+            try Synth.write(music, to: dir + "/" + name, format: kind)
+            XCTAssertNil(try decodeAll(dir + "/" + name).2, "whole \(name)")
+            try truncate(dir + "/" + name, keeping: 0.5)
+            let (format, frames, damage) = try decodeAll(dir + "/" + name)
+            XCTAssertEqual(Double(frames) / Double(format.sampleRate), 5, accuracy: 0.1, name)
+            XCTAssertEqual(damage, "truncated: decoded \(frames) of the \(format.sampleRate * 10) frames the header announces", name)
+        }
     }
 
     func testHeaderOnlyFlacIsAnErrorOrEmpty() throws {
