@@ -483,6 +483,23 @@ final class TagEditTests: XCTestCase {
         XCTAssertEqual(two["replaygain_album_gain"], one["replaygain_album_gain"])
     }
 
+    /// A file analysed in part (cut short, or still being copied when the nightly run met it) had the part's
+    /// gain and tempo written as the file's; and a copier still writing to it would have written on into the
+    /// file the tag write replaced, losing the rest of the copy.
+    func testWriteAnalysisLeavesAFileAnalysedInPartAlone() throws {
+        let music = Synth.concat(Synth.sine(frequency: 1000, seconds: 4, amplitude: 0.3), Synth.sine(frequency: 1000, seconds: 4, amplitude: 0.03))
+        try Synth.write(music, to: dir + "/whole.flac", format: .flac16)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: dir + "/whole.flac"))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: library + "/copying.flac"))
+        try Synth.write(music, to: library + "/other.flac", format: .flac16)
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "analyze"]).status, 0)
+        let write = try CLI.run(["--db", db, "--library", library, "tags", "write-analysis"])
+        XCTAssertEqual(write.status, 0, write.stderr)
+        XCTAssertTrue(write.stderr.contains("1 file(s) analysed in part only (copying.flac)"), write.stderr)
+        XCTAssertNil(try Mutagen.dump(library + "/copying.flac").tags["replaygain_track_gain"])
+        XCTAssertNotNil(try Mutagen.dump(library + "/other.flac").tags["replaygain_track_gain"])
+    }
+
     /// A file replaced after the command's own scan, while a large batch is planned, is refused: its plan is of
     /// other content than its analysis.
     func testAnAnalysisTagPlanOfOtherContentIsRefused() {

@@ -107,7 +107,8 @@ public enum AnalysisTags {
         var album: AlbumKey?
         /// Tags an earlier `write-analysis` wrote that the analysis no longer supports (`withdrawn`).
         var withdrawn: [String] = []
-        /// Whether the results are of the file's present content (`AnalysisQueries.ForTags.current`).
+        /// Whether the results are of the file's present content, whole (`AnalysisQueries.ForTags.current`,
+        /// not `partial`).
         var current = true
     }
 
@@ -134,7 +135,7 @@ public enum AnalysisTags {
             Track(fileId: row.fileId, path: row.path, codec: row.codec, bpm: row.bpm, bpmConfidence: row.bpmConfidence,
                   key: row.key.flatMap(MusicalKey.init(name:)), lufs: row.lufs, truePeakDB: row.truePeakDB,
                   album: key.flatMap { joined[$0] }, withdrawn: Self.withdrawn(row, lastWrites: lastWrites),
-                  current: row.current)
+                  current: row.current && !row.partial)
         }
         var notes: [String] = []
         // Album loudness and peak over every track of the album in the library.
@@ -163,10 +164,18 @@ public enum AnalysisTags {
             }
         }
         let wanted = paths.map(Set.init)
-        let changed = tracks.filter { !$0.current && wanted?.contains($0.path) ?? true }.map(\.path)
-        if let first = changed.first {
-            notes.append("\(changed.count) file(s) changed since they were analysed (\(first)\(changed.count > 1 ? ", ..." : "")): "
+        let left = rows.filter { !($0.current && !$0.partial) && wanted?.contains($0.path) ?? true }
+        func example(_ paths: [String]) -> String { paths.first.map { " (\($0)\(paths.count > 1 ? ", ..." : ""))" } ?? "" }
+        let changed = left.filter { !$0.current }.map(\.path), partial = left.filter { $0.current }.map(\.path)
+        if !changed.isEmpty {
+            notes.append("\(changed.count) file(s) changed since they were analysed\(example(changed)): "
                          + "their tags, and their albums' album gain, wait until `spindle analyze` has analysed them again")
+        }
+        // A file cut short, or one still being copied when it was analysed: its results are of a part, and a tag
+        // write replacing a file a copier still writes to would lose the rest of the copy.
+        if !partial.isEmpty {
+            notes.append("\(partial.count) file(s) analysed in part only\(example(partial)): cut short, or still being copied "
+                         + "then (`spindle status` lists them); their tags, and their albums' album gain, are left as they are")
         }
         var edits: [(String, TagEdit)] = []
         var unsure = 0, withdrawn = 0

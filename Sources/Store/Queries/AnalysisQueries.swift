@@ -298,16 +298,18 @@ public enum AnalysisQueries {
         /// file changed since (another recording copied over it, its audio edited) and the results are not its.
         public var analysedContent: String?
         public var current: Bool
+        /// Whether the analysis is of part of the file only (`damage`: cut short, or still being copied then).
+        public var partial: Bool
     }
 
     /// The tags `forTags` reads back from each file: those `write-analysis` writes and may take back.
     public static let withdrawableTags = ["BPM", "INITIALKEY", "KEY"]
 
     public static func forTags(_ db: Database, rootPath: String) throws -> [ForTags] {
-        // Columns 15… hold `withdrawableTags`, in order.
+        // Columns 16… hold `withdrawableTags`, in order.
         func tagged(_ row: Row) -> [String: String] {
             Dictionary(uniqueKeysWithValues: withdrawableTags.enumerated().compactMap { i, name in
-                (row[15 + i] as String?).map { (name, $0) }
+                (row[16 + i] as String?).map { (name, $0) }
             })
         }
         return try Row.fetchAll(db, sql: """
@@ -315,7 +317,7 @@ public enum AnalysisQueries {
                    t.album, t.album_artist, a.key, a.bpm_confidence, t.musicbrainz_album_id,
                    json_extract(a.analyzer_versions, '$.tempo') IS NOT NULL,
                    json_extract(a.analyzer_versions, '$.features') IS NOT NULL,
-                   a.content_key, a.content_key IS f.content_key,
+                   a.content_key, a.content_key IS f.content_key, a.damage IS NOT NULL,
                    \(withdrawableTags.map { "json_extract(t.properties, '$.\($0)[0]')" }.joined(separator: ", "))
             FROM files f JOIN library_roots r ON r.id = f.root_id
             JOIN analysis a ON a.file_id = f.id AND a.status = 'ok' LEFT JOIN tracks t ON t.file_id = f.id
@@ -323,7 +325,7 @@ public enum AnalysisQueries {
             """, arguments: [rootPath]).map {
             ForTags(fileId: $0[0], path: $0[1], codec: $0[2], bpm: $0[3], bpmConfidence: $0[9], key: $0[8], lufs: $0[4], truePeakDB: $0[5],
                     album: $0[6], albumArtist: $0[7], musicbrainzAlbumId: $0[10], tempoMeasured: $0[11], keyMeasured: $0[12],
-                    tagged: tagged($0), analysedContent: $0[13], current: $0[14])
+                    tagged: tagged($0), analysedContent: $0[13], current: $0[14], partial: $0[15])
         }
     }
 }
