@@ -12,7 +12,10 @@ import Foundation
 ///   tag edit changes, tells. An encoder that left the MD5 unset gets the frames' bytes, as below.
 /// - MP3, MP2 and ADTS AAC (also under an ID3v2 tag), WAV (RIFF, and RIFX with big-endian sizes), AIFF: FNV-1a
 ///   over the size, first and last 64 KiB of the bytes that hold the audio: between an ID3v2 tag and ID3v1 /
-///   APEv2 tags at the end, the `data` chunk, the `SSND` chunk. These sample the ends only, as the content key does.
+///   APEv2 tags at the end, the `data` chunk, the `SSND` chunk. These sample the ends, as the content key does,
+///   and for WAV and AIFF 16 blocks of 4 KiB spread between them: PCM changed in place keeps its size, and a
+///   track whose ends are silent kept its key (and its analysis) through normalize-audio or wavegain raising
+///   its level, or an editor saving it again changed.
 /// - MP4 (M4A, ALAC): the same over the `mdat` payload, together with every track's sample description,
 ///   sample tables and edit list (which trims the decoded audio), but not the chunk offsets, which move
 ///   whenever the tags before `mdat` grow.
@@ -458,15 +461,16 @@ public enum AudioKey {
                 let length = Int64(bigEndian ? Self.bigEndian(header[4..<8]) : Self.littleEndian(header[4..<8]))
                 if Array(header[0..<4]) == Array(id.utf8) {
                     let payload = offset + 8
-                    return regionKey(payload..<min(size, payload + length))
+                    return regionKey(payload..<min(size, payload + length), spread: 16)
                 }
                 offset += 8 + length + (length & 1)
             }
             return nil
         }
 
-        /// FNV-1a 64 over the region's size and its first and last 64 KiB.
-        func regionKey(_ region: Range<Int64>) -> String? {
+        /// FNV-1a 64 over the region's size and its first and last 64 KiB, and `spread` blocks of 4 KiB evenly
+        /// spaced between them.
+        func regionKey(_ region: Range<Int64>, spread: Int = 0) -> String? {
             guard !region.isEmpty, region.upperBound <= size else { return nil }
             var hash = FNV1a()
             withUnsafeBytes(of: Int64(region.count).littleEndian) { hash.add($0) }
@@ -475,6 +479,15 @@ public enum AudioKey {
             head.withUnsafeBytes { hash.addWords($0) }
             if Int64(region.count) > first {
                 let tailStart = max(region.lowerBound + first, region.upperBound - Int64(Self.window))
+                let middle = (region.lowerBound + first)..<tailStart
+                let block: Int64 = 4096
+                if spread > 0, Int64(middle.count) >= Int64(spread) * block {
+                    let step = Int64(middle.count) / Int64(spread)
+                    for i in 0..<Int64(spread) {
+                        guard let sample = bytes(at: middle.lowerBound + i * step + (step - block) / 2, count: Int(block)) else { return nil }
+                        sample.withUnsafeBytes { hash.addWords($0) }
+                    }
+                }
                 guard let tail = bytes(at: tailStart, count: Int(region.upperBound - tailStart)) else { return nil }
                 tail.withUnsafeBytes { hash.addWords($0) }
             }

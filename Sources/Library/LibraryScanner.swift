@@ -121,6 +121,8 @@ public final class LibraryScanner {
         var backfill = Self.audioKeyBackfill
         // Files whose tags must be read again though their content key is the one the tags were read for.
         var readAgain: [Int64] = []
+        // Files whose audio changed though their content key did not: their analysis is not theirs any more.
+        var audioChangedInPlace: [Int64] = []
         for file in walked {
             seenPaths.insert(file.relativePath)
             let absolute = root.absolute(file.relativePath)
@@ -146,9 +148,7 @@ public final class LibraryScanner {
                     continue
                 }
                 let key = ContentKey.compute(path: absolute, size: file.size)
-                // Same content (only the time changed): the stored audio key still holds.
-                let audioKey = key == record.contentKey && record.audioKey != nil
-                    ? record.audioKey : AudioKey.compute(path: absolute, size: file.size)
+                let audioKey = AudioKey.compute(path: absolute, size: file.size)
                 if key != record.contentKey {
                     record.changedAt = now
                     report.changed += 1
@@ -160,9 +160,13 @@ public final class LibraryScanner {
                     // The same key at another time: the bytes the key samples are as they were, which a tag edited
                     // in place past them also leaves (a FLAC's comments after a large picture, an ID3v2 frame after
                     // a large APIC, rewritten into the padding). Changed as far as anyone can tell without reading
-                    // the tags, so they are read again; the analysis follows the audio key and stays.
+                    // the tags, so they are read again; the analysis follows the audio key and stays, unless that
+                    // key changed: PCM rewritten in place at its size, between silent ends (a WAV normalised).
                     report.changed += 1
-                    if let id = record.id { readAgain.append(id) }
+                    if let id = record.id {
+                        readAgain.append(id)
+                        if let old = record.audioKey, let audioKey, old != audioKey { audioChangedInPlace.append(id) }
+                    }
                 }
                 record.size = file.size
                 record.mtimeNs = file.mtimeNs
@@ -273,6 +277,7 @@ public final class LibraryScanner {
                 try !AnalysisQueries.carryOverRetagged(db, fileId: c.fileId, from: c.from, to: c.to)
             }.count
             try TrackQueries.readAgain(db, fileIds: readAgain)
+            try AnalysisQueries.makeStale(db, fileIds: audioChangedInPlace)
             try FileQueries.describeRoot(db, rootId: rootId, topLevel: Array(topLevel.prefix(10_000)), shard: shard?.description)
             // After the matching above: a file that came back today was matched while its row was still there.
             let forgotten = try forgetMissingAfter.map {

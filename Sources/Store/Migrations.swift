@@ -466,6 +466,15 @@ enum Migrations {
             // the keys of the old form are computed again, 2,000 a scan, as for a library indexed before audio keys.
             try db.execute(sql: "UPDATE files SET audio_key = NULL WHERE audio_key LIKE 'flac:%' OR audio_key LIKE 'oggflac:%'")
         }
+        migrator.registerMigration("v28-pcm-audio-keys-spread") { db in
+            // A WAV's or AIFF's audio key now samples the middle of its samples too, so PCM changed in place is
+            // told from a touched file: keys of the old form are computed again by the scans' backfill.
+            try db.execute(sql: """
+                UPDATE files SET audio_key = NULL
+                WHERE lower(path) LIKE '%.wav' OR lower(path) LIKE '%.wave' OR lower(path) LIKE '%.aif'
+                   OR lower(path) LIKE '%.aiff' OR lower(path) LIKE '%.aifc'
+                """)
+        }
         return migrator
     }
 }

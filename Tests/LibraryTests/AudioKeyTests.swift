@@ -105,6 +105,14 @@ final class AudioKeyTests: TemporaryFolderTestCase {
         taggedRIFX.replaceSubrange(4..<8, with: withUnsafeBytes(of: UInt32(taggedRIFX.count - 8).bigEndian) { Data($0) })
         XCTAssertEqual(try key("tagged-x.wav", taggedRIFX), bareRIFX)
         XCTAssertNotEqual(try key("other-x.wav", try encoded(.wavBigEndian, "y.wav", frequency: 550)), bareRIFX)
+        // PCM changed in place at its size (normalize-audio, wavegain), between ends that stayed as they were
+        // (silence): a few samples of the middle differ, and so does the key.
+        var louder = wav
+        let middle = wav.count / 2
+        for i in stride(from: middle - 100_000, to: middle + 100_000, by: 2) { louder[i] ^= 0x10 }
+        XCTAssertEqual(louder.prefix(70_000), wav.prefix(70_000))
+        XCTAssertEqual(louder.suffix(70_000), wav.suffix(70_000))
+        XCTAssertNotEqual(try key("louder.wav", louder), bare)
     }
 
     /// An MP4 box: 32-bit size, type, payload.

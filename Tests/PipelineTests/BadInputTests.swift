@@ -189,6 +189,34 @@ final class BadInputTests: XCTestCase {
         XCTAssertLessThan(cut.duration ?? 9, 7)
     }
 
+    /// A WAV whose samples were changed in place at the same size (normalize-audio or wavegain raising its
+    /// level, an editor saving it again) between silent ends: its size and the ends its keys sampled were as
+    /// before, so it was taken for a touched file, and its analysis (6 dB quieter) stayed for good.
+    func testAWAVChangedInPlaceBetweenSilentEndsIsAnalysedAgain() throws {
+        func track(_ amplitude: Double) -> [Float] {
+            Synth.concat(Synth.silence(seconds: 1), Synth.sine(frequency: 440, seconds: 8, amplitude: amplitude), Synth.silence(seconds: 1))
+        }
+        let db = dir + "/inplace.db", path = library + "/song.wav"
+        let analyze = ["--db", db, "--library", library, "analyze"]
+        try Synth.write(track(0.1), to: path, format: .wav16)
+        XCTAssertEqual(try CLI.run(analyze).status, 0)
+        func lufs() throws -> Double? {
+            try SpindleDatabase(path: db).writer.read { try Double.fetchOne($0, sql: "SELECT lufs_integrated FROM analysis") }
+        }
+        let before = try XCTUnwrap(try lufs())
+        // Written over in place, as those tools do: the same inode, the same size.
+        try Synth.write(track(0.2), to: dir + "/louder.wav", format: .wav16)
+        let louder = try Data(contentsOf: URL(fileURLWithPath: dir + "/louder.wav"))
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        try handle.write(contentsOf: louder)
+        try handle.close()
+        XCTAssertEqual(try CLI.run(analyze).status, 0)
+        XCTAssertEqual(try XCTUnwrap(try lufs()) - before, 6.02, accuracy: 0.1)
+        // Only touched: its analysis stays.
+        XCTAssertEqual(utimes(path, nil), 0)
+        XCTAssertTrue(try CLI.run(analyze).stdout.contains("analyze: 0 analysed"))
+    }
+
     func testFileThatVanishesBeforeItsAnalysisIsAFailureNotACrash() throws {
         try Synth.write(Synth.clicks(bpm: 100, seconds: 3), to: library + "/a.flac", format: .flac16)
         try Synth.write(Synth.clicks(bpm: 100, seconds: 3), to: library + "/gone.flac", format: .flac16)

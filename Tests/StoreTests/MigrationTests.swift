@@ -260,6 +260,28 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(after, ["a.flac": nil, "b.oga": nil, "c.flac": "a:0123456789abcdef", "d.mp3": "a:fedcba9876543210"])
     }
 
+    // A WAV's or AIFF's audio key samples the middle of its samples too since v28: keys of the old form are
+    // computed again by the scans' backfill.
+    func testPCMAudioKeysOfTheOldFormAreComputedAgainAfterTheUpgrade() throws {
+        let path = dir + "/pcmkeys.db"
+        let names = ["a.wav", "B.AIFF", "c.aif", "d.mp3", "e.flac"]
+        do {
+            let old = try SpindleDatabase(path: path, upTo: "v27-flac-audio-keys-with-length")
+            try old.writer.write { db in
+                try db.execute(sql: "INSERT INTO library_roots (id, path, added_at) VALUES (1, '/music', ?)", arguments: [Date()])
+                for (i, name) in names.enumerated() {
+                    try db.execute(sql: """
+                        INSERT INTO files (id, root_id, path, name, size, mtime_ns, content_key, audio_key, status, first_seen_at, changed_at)
+                        VALUES (?, 1, ?, ?, 10, 1, 'k', 'a:0123456789abcdef', 'present', ?, ?)
+                        """, arguments: [i + 1, name, name.lowercased(), Date(), Date()])
+                }
+            }
+        }
+        let upgraded = try SpindleDatabase(path: path)
+        let kept = try upgraded.writer.read { try String.fetchAll($0, sql: "SELECT path FROM files WHERE audio_key IS NOT NULL ORDER BY path") }
+        XCTAssertEqual(kept, ["d.mp3", "e.flac"])
+    }
+
     // Tempo version 12 changes only results version 11 had halved (at most 100 BPM): those are measured again,
     // the others are taken as version 12's, so a library is not decoded again for them.
     func testOnlyTemposThatMayHaveBeenHalvedAreMeasuredAgain() throws {

@@ -163,6 +163,12 @@ public enum AnalysisQueries {
                        arguments: [new, fileId, old])
     }
 
+    /// The analyses of files whose audio changed though their content key did not (PCM rewritten in place, its
+    /// size and silent ends as they were) are made stale: no content key is theirs, so they are analysed again.
+    public static func makeStale(_ db: Database, fileIds: [Int64]) throws {
+        for id in fileIds { try db.execute(sql: "UPDATE analysis SET content_key = NULL WHERE file_id = ?", arguments: [id]) }
+    }
+
     /// A file another tool rewrote, whose audio key is the one its analysis was made with, keeps that analysis,
     /// unless the analysis was of part of the stream only. The key can hold before the audio does: a FLAC
     /// file's is its STREAMINFO, written first, so a file analysed while still being copied in has the complete
