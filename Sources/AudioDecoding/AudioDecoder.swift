@@ -53,24 +53,17 @@ public enum AudioDecoders {
         case .ogg where OggPages.libsndfileDecodesShort(path: path) != nil:
             // Audio on the header page, or chained streams: libsndfile would stop short, FFmpeg reads on.
             do { decoder = try FFmpegDecoder(path: path) } catch { decoder = try SndfileDecoder(path: path) }
-        case .flac, .wav, .aiff, .au, .ogg:
-            do {
-                let sndfile = try SndfileDecoder(path: path)
-                // A WAV whose header says its data chunk is empty while bytes follow (a writer that never
-                // went back to fill the size in): libsndfile believes the header, FFmpeg reads on.
-                if sndfile.headerFrames == 0, st.st_size > 4096, let ffmpeg = try? FFmpegDecoder(path: path) {
-                    decoder = ffmpeg
-                } else if sndfile.isMPEG, let ffmpeg = try? FFmpegDecoder(path: path) {
-                    // MPEG audio in a WAV (a broadcast MP2, an MP3 wrapped by an old Windows tool): libsndfile
-                    // decodes it as it does a bare MP3, stopping silently partway through VBR audio (24.9 s of a
-                    // 60-s file, no error), and it estimates the length of CBR audio. FFmpeg reads it whole.
-                    decoder = ffmpeg
-                } else {
-                    decoder = sndfile
-                }
-            } catch let sndfileError as DecodeError {
-                decoder = try afterLibsndfile(path: path, container: container, refusal: sndfileError)
+        case .flac:
+            // libFLAC itself, which libsndfile wraps: on a damaged frame (a flipped bit, a bad sector) libsndfile
+            // stopped, and a 58-s song was analysed as its first 19 s, "trailing silence" where the damage was;
+            // libFLAC skips the frame, as players do, and counts it. Their samples are the same otherwise.
+            if let flac = try? FLACDecoder(path: path) {
+                decoder = flac
+            } else {
+                decoder = try throughLibsndfile(path: path, container: container, size: Int64(st.st_size))
             }
+        case .wav, .aiff, .au, .ogg:
+            decoder = try throughLibsndfile(path: path, container: container, size: Int64(st.st_size))
         case .rifx:
             // Never FFmpeg: this build reads a big-endian WAV's 16-bit samples as little-endian, and a sine
             // comes out as full-scale noise. What libsndfile cannot open is refused.
@@ -88,12 +81,31 @@ public enum AudioDecoders {
         return decoder
     }
 
-    /// What libsndfile refused: FLAC through libFLAC itself (FLAC 1.4's 32-bit samples, FLAC behind ID3v2), the
-    /// rest (Ogg FLAC, exotic WAV codecs) and a FLAC libFLAC cannot read either through FFmpeg. When FFmpeg then
-    /// refuses that FLAC as unsupported (32-bit samples before FFmpeg 6.0), the error gives libsndfile's reason
-    /// and FFmpeg's; otherwise libsndfile's.
+    /// libsndfile, or FFmpeg where libsndfile would read a file short, or what it refuses.
+    private static func throughLibsndfile(path: String, container: Container, size: Int64) throws -> any AudioDecoder {
+        do {
+            let sndfile = try SndfileDecoder(path: path)
+            // A WAV whose header says its data chunk is empty while bytes follow (a writer that never
+            // went back to fill the size in): libsndfile believes the header, FFmpeg reads on.
+            if sndfile.headerFrames == 0, size > 4096, let ffmpeg = try? FFmpegDecoder(path: path) {
+                return ffmpeg
+            }
+            if sndfile.isMPEG, let ffmpeg = try? FFmpegDecoder(path: path) {
+                // MPEG audio in a WAV (a broadcast MP2, an MP3 wrapped by an old Windows tool): libsndfile
+                // decodes it as it does a bare MP3, stopping silently partway through VBR audio (24.9 s of a
+                // 60-s file, no error), and it estimates the length of CBR audio. FFmpeg reads it whole.
+                return ffmpeg
+            }
+            return sndfile
+        } catch let sndfileError as DecodeError {
+            return try afterLibsndfile(path: path, container: container, refusal: sndfileError)
+        }
+    }
+
+    /// What libsndfile refused (Ogg FLAC, exotic WAV codecs, a FLAC libFLAC could not read either) through
+    /// FFmpeg. When FFmpeg then refuses that FLAC as unsupported, the error gives libsndfile's reason and
+    /// FFmpeg's; otherwise libsndfile's.
     private static func afterLibsndfile(path: String, container: Container, refusal: DecodeError) throws -> any AudioDecoder {
-        if container == .flac, let flac = try? FLACDecoder(path: path) { return flac }
         do {
             return try FFmpegDecoder(path: path)
         } catch let ffmpegError as DecodeError where ffmpegError.kind == .unsupported && container == .flac {

@@ -1,9 +1,10 @@
 import CFLAC
 import Foundation
 
-/// FLAC through libFLAC itself, for the FLAC files libsndfile refuses: FLAC 1.4's 32-bit samples, which
-/// libsndfile 1.2 does not implement and FFmpeg before 6.0 decodes none of. libFLAC pushes one decoded frame
-/// at a time into a callback; `read` pulls them as interleaved Float, scaled so full scale is ±1.
+/// FLAC through libFLAC itself, the first choice for native FLAC: libsndfile, which wraps it, stops at a damaged
+/// frame, and does not implement FLAC 1.4's 32-bit samples (which FFmpeg before 6.0 decodes none of either).
+/// libFLAC skips a damaged frame and goes on; the frames it could not decode are counted as damage. It pushes
+/// one decoded frame at a time into a callback; `read` pulls them as interleaved Float, scaled so full scale is ±1.
 final class FLACDecoder: AudioDecoder {
     private(set) var format: AudioFormat
     private(set) var damage: String?

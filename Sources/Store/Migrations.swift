@@ -475,6 +475,13 @@ enum Migrations {
                    OR lower(path) LIKE '%.aiff' OR lower(path) LIKE '%.aifc'
                 """)
         }
+        migrator.registerMigration("v29-reanalyse-flac-stopped-by-damage") { db in
+            // libsndfile stopped decoding a FLAC at its first damaged frame; libFLAC, now first, decodes on. The
+            // FLACs whose analysis stopped so are analysed again, whole.
+            try db.execute(sql: """
+                UPDATE analysis SET analyzer_versions = '{}' WHERE codec = 'flac' AND damage LIKE 'decoding stopped:%'
+                """)
+        }
         return migrator
     }
 }

@@ -342,6 +342,22 @@ final class DecoderTests: TemporaryFolderTestCase {
         }
     }
 
+    /// A FLAC with a few damaged frames in the middle (flipped bits, a bad sector) is decoded to its end, as
+    /// players decode it, the damage counted: libsndfile stopped at the first, and a 10-s song was analysed as
+    /// its first 3 s, its "trailing silence" where the damage began.
+    func testAFLACDamagedInTheMiddleIsDecodedToItsEnd() throws {
+        let music = Synth.clicks(bpm: 120, seconds: 10)
+        try Synth.write(music, to: dir + "/rot.flac", format: .flac16)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: dir + "/rot.flac"))
+        for at in [bytes.count / 3, bytes.count / 2] {
+            for i in at..<(at + 64) { bytes[i] ^= 0xFF }
+        }
+        try bytes.write(to: URL(fileURLWithPath: dir + "/rot.flac"))
+        let (format, frames, damage) = try decodeAll(dir + "/rot.flac")
+        XCTAssertEqual(Double(frames) / Double(format.sampleRate), 10, accuracy: 0.5)
+        XCTAssertTrue(damage?.hasPrefix("corrupt data: ") == true, damage ?? "no damage reported")
+    }
+
     func testHeaderOnlyFlacIsAnErrorOrEmpty() throws {
         try Synth.write(Synth.sine(frequency: 440, seconds: 2, amplitude: 0.5), to: dir + "/h.flac", format: .flac16)
         try truncate(dir + "/h.flac", bytes: 42)

@@ -282,6 +282,17 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(kept, ["d.mp3", "e.flac"])
     }
 
+    // FLACs whose decoding libsndfile stopped at a damaged frame are analysed again (libFLAC decodes on).
+    func testFLACsStoppedByDamageAreAnalysedAgainAfterTheUpgrade() throws {
+        let files = [("a.flac", "flac", 2), ("b.flac", "flac", 2), ("c.flac", "flac", 2), ("d.mp3", "mp3", 2)]
+        let (_, versions) = try upgrade(dir + "/flacdamage.db", files, from: "v28-pcm-audio-keys-spread") { db in
+            try db.execute(sql: "UPDATE analysis SET damage = 'decoding stopped: Error : flac decoder lost sync.' WHERE file_id IN (1, 4)")
+            try db.execute(sql: "UPDATE analysis SET damage = 'truncated: decoded 10 of 20 frames' WHERE file_id = 2")
+        }
+        XCTAssertEqual(versions, ["a.flac {}", #"b.flac {"loudness":2,"tempo":11}"#, #"c.flac {"loudness":2,"tempo":11}"#,
+                                  #"d.mp3 {"loudness":2,"tempo":11}"#])
+    }
+
     // Tempo version 12 changes only results version 11 had halved (at most 100 BPM): those are measured again,
     // the others are taken as version 12's, so a library is not decoded again for them.
     func testOnlyTemposThatMayHaveBeenHalvedAreMeasuredAgain() throws {
