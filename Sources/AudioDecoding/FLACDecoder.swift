@@ -58,7 +58,8 @@ final class FLACDecoder: AudioDecoder {
             }
         }
         if finished, pending.frames(channels: channels) == 0, damage == nil {
-            if let expected = format.frameCount, Double(framesDelivered) < Double(expected) * 0.99 - 4096 {
+            // STREAMINFO's count is exact: a whole file delivers every frame of it (as libsndfile's check had it).
+            if let expected = format.frameCount, framesDelivered < expected {
                 damage = "truncated: decoded \(framesDelivered) of \(expected) frames"
             } else if errors > 0 {
                 damage = "corrupt data: \(errors) frames could not be decoded"

@@ -315,6 +315,10 @@ final class DecoderTests: TemporaryFolderTestCase {
         try truncate(dir + "/t.flac", keeping: 0.5)
         let (format, frames, damage) = try decodeAll(dir + "/t.flac")
         XCTAssertNotNil(damage, "a FLAC cut in half must be reported as partial")
+        // Cut near its end too (libFLAC's decoder had let 1 % go unsaid).
+        try Synth.write(music, to: dir + "/end.flac", format: .flac16)
+        try truncate(dir + "/end.flac", keeping: 0.995)
+        XCTAssertEqual(try decodeAll(dir + "/end.flac").2?.hasPrefix("truncated: decoded "), true)
         XCTAssertGreaterThan(Double(frames) / Double(format.sampleRate), 3)
         XCTAssertLessThan(Double(frames) / Double(format.sampleRate), 7)
 
