@@ -86,6 +86,22 @@ public final class ConfinedFile {
     /// not this (EROFS): a batch says that of the folder, once.
     public var deniesWriting: Bool { faccessat(directory, name, W_OK, AT_EACCESS) != 0 && errno == EACCES }
 
+    /// Whether another program has the file open for writing (a copy into the library or a download, paused):
+    /// a tag write replaces the file by an edited copy, and what that program writes afterwards goes to the
+    /// replaced file, lost. The kernel refuses a read lease while any descriptor is open for writing; where
+    /// it grants none (another user's file without CAP_LEASE, a network file system), this says false.
+    public var openForWritingElsewhere: Bool {
+        let fd = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        let setLease: Int32 = 1024, readLease: Int32 = 0, unlock: Int32 = 2   // F_SETLEASE, F_RDLCK, F_UNLCK
+        if fcntl(fd, setLease, readLease) == 0 {
+            _ = fcntl(fd, setLease, unlock)
+            return false
+        }
+        return errno == EAGAIN
+    }
+
     /// The file's current state, without following a symlink swapped in for it.
     public func state() throws -> FileState {
         var st = stat()

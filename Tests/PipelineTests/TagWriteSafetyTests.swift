@@ -327,6 +327,24 @@ final class TagWriteSafetyTests: LibraryTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: abandoned))
     }
 
+    // A file still being written by another program (a copy into the library paused halfway, a download) was
+    // replaced by its edited copy: what that program wrote afterwards went to the replaced file, and was lost.
+    // It is refused while the other program holds it open for writing, and written once it is done.
+    func testAFileAnotherProgramIsWritingIsRefused() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/A/copying.flac", format: .flac16)
+        try Synth.write(Synth.sine(frequency: 550, seconds: 1), to: library + "/A/done.flac", format: .flac16)
+        let copier = try XCTUnwrap(FileHandle(forWritingAtPath: library + "/A/copying.flac"))
+        let before = try Data(contentsOf: URL(fileURLWithPath: library + "/A/copying.flac"))
+        let r = try spindle(["tags", "set", "A", "--set", "TITLE=New"])
+        XCTAssertEqual(r.status, 3, r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("refused A/copying.flac: another program has the file open for writing"), r.stdout)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: library + "/A/copying.flac")), before)
+        XCTAssertEqual(try title(library + "/A/done.flac"), "New")
+        try copier.close()
+        XCTAssertEqual(try spindle(["tags", "set", "A", "--set", "TITLE=New"]).status, 0)
+        XCTAssertEqual(try title(library + "/A/copying.flac"), "New")
+    }
+
     // 21. A file its owner made read-only (chmod a-w, to keep a tagger off it) was refused only by TagLib, on the
     // copy, after the batch had journaled it: "TagLib could not save the file". It is refused when planned, and
     // the message says what to do. The writable file beside it is written; its undo, once it too is made

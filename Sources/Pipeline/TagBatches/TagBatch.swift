@@ -98,6 +98,10 @@ public enum TagBatch {
                     refusals.append(Refusal(input: path, reason: TagFileWrite.readOnly))
                     continue
                 }
+                guard !file.openForWritingElsewhere else {
+                    refusals.append(Refusal(input: path, reason: TagFileWrite.beingWritten))
+                    continue
+                }
                 states[path] = try file.state()
             } catch {
                 refusals.append(Refusal(input: path, reason: "cannot read its tags: \(error)"))

@@ -12,6 +12,11 @@ enum TagFileWrite {
     /// were "TagLib could not save the file".
     static let readOnly = "the file is read-only for this user: left as it is (make it writable, chmod u+w, to edit its tags)"
 
+    /// Why a file another program is writing is left alone: replaced by the edited copy, the rest of that
+    /// program's writing (a copy or a download paused halfway) would go to the replaced file, and be lost.
+    static let beingWritten = "another program has the file open for writing (a copy or a download still under way?): "
+        + "left as it is; edit it once that program is done"
+
     /// Writes `edit` to `relativePath` and returns the file's state afterwards (for undo's conflict check).
     /// Throws a `.conflict` TagError when the file changed since `expected`; any other error leaves it untouched.
     static func write(_ edit: TagEdit, to relativePath: String, expected: FileState?, root: LibraryRoot,
@@ -19,6 +24,7 @@ enum TagFileWrite {
         let file = try ConfinedFile(root: root, relative: relativePath)
         // Made read-only since the batch (an undo), or planned by a caller that did not check.
         guard !file.deniesWriting else { throw TagError(path: relativePath, reason: readOnly) }
+        guard !file.openForWritingElsewhere else { throw TagError(path: relativePath, reason: beingWritten) }
         let target = TagWriteTarget(directory: file.directory, name: file.name,
                                     temporaryName: SpindleTemporary.name(extension: (file.name as NSString).pathExtension),
                                     display: relativePath)
