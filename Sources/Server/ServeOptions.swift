@@ -18,6 +18,11 @@ public struct ServeOptions: Sendable {
 
     public init() {}
 
+    /// Whether the address it listens on lets other machines in (all interfaces, a LAN address): loopback does not.
+    public var reachableFromOtherMachines: Bool {
+        !(host == "localhost" || host == "::1" || host.hasPrefix("127."))
+    }
+
     /// Parses `HOST:PORT`, `[IPv6]:PORT`, `:PORT` (loopback) or `PORT` alone.
     public mutating func setListen(_ text: String) throws {
         var host = self.host

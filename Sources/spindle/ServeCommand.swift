@@ -50,10 +50,15 @@ struct ServeCommand: ParsableCommand {
             let server = SpindleServer(settings: settings, options: options, token: token)
             let host = options.host.contains(":") ? "[\(options.host)]" : options.host
             let quiet = global.quiet
+            let unguarded = token == nil && options.reachableFromOtherMachines
             return try Self.block {
                 try await server.run { port in
                     guard !quiet else { return }
                     printError("serving \(settings.databasePath) on http://\(host):\(port)\(token == nil ? "" : " (bearer token required)")")
+                    if unguarded {
+                        printError("warning: listening on \(host) without --token-file: anyone who can reach this port reads "
+                            + "every path in the library and its analysis; give a token file (see `spindle serve --help`)")
+                    }
                     if let problem = server.databaseProblem() {
                         printError("warning: requests get 503 until this is mended: \(problem)")
                     }

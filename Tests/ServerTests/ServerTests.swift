@@ -486,6 +486,25 @@ final class ServerTests: XCTestCase {
     }
 }
 
+extension ServerTests {
+    /// Listening beyond loopback without a token serves every path of the library to the network: said, once.
+    /// With a token, or on loopback, nothing is said.
+    func testServingTheNetworkWithoutATokenIsWarnedOf() throws {
+        let f = try ServerFixture.get()
+        let tokenFile = f.dir + "/token"
+        try "s3cret\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        chmod(tokenFile, 0o600)
+        for (listen, token, warned) in [("0.0.0.0:0", false, true), ("0.0.0.0:0", true, false), ("127.0.0.1:0", false, false)] {
+            var serve = try ServeProcess(["--db", f.db, "--library", f.library, "serve", "--listen", listen]
+                                         + (token ? ["--token-file", tokenFile] : []))
+            XCTAssertTrue(serve.announced.contains("serving "), serve.announced)
+            Thread.sleep(forTimeInterval: 0.2)
+            let said = serve.stop()
+            XCTAssertEqual(said.contains("without --token-file: anyone who can reach this port reads every path"), warned, "\(listen) \(token): \(said)")
+        }
+    }
+}
+
 /// `spindle serve` run as a command (as nobody when asked), up to the line announcing its port.
 private struct ServeProcess {
     let process = Process()
