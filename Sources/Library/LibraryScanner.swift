@@ -148,7 +148,8 @@ public final class LibraryScanner {
                     continue
                 }
                 let key = ContentKey.compute(path: absolute, size: file.size)
-                let audioKey = AudioKey.compute(path: absolute, size: file.size)
+                // Read again even when the content key held (see below); one that cannot be read now keeps the stored one.
+                let audioKey = AudioKey.compute(path: absolute, size: file.size) ?? (key == record.contentKey ? record.audioKey : nil)
                 if key != record.contentKey {
                     record.changedAt = now
                     report.changed += 1
