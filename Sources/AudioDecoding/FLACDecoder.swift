@@ -13,6 +13,8 @@ final class FLACDecoder: AudioDecoder {
     fileprivate var streamInfo: (rate: Int, channels: Int, bits: Int, samples: Int64)?
     fileprivate var pending = PendingSamples()
     fileprivate var errors = 0
+    /// Frames decoded so far (delivered or pending).
+    fileprivate var decodedFrames: Int64 = 0
     private var finished = false
     private var framesDelivered: Int64 = 0
 
@@ -71,6 +73,7 @@ final class FLACDecoder: AudioDecoder {
     /// One decoded frame, planar integers of `bits` bits (the frame's own depth), appended to `pending` interleaved.
     fileprivate func append(_ planes: UnsafePointer<UnsafePointer<FLAC__int32>?>, blocksize: Int, channels: Int, bits: Int) {
         guard channels == format.channels, (1...32).contains(bits) else { errors += 1; return }
+        decodedFrames += Int64(blocksize)
         let scale = 1 / Float(Int64(1) << Int64(bits - 1))
         let start = pending.samples.count
         pending.samples += repeatElement(0, count: blocksize * channels)
@@ -101,5 +104,10 @@ private let flacMetadata: FLAC__StreamDecoderMetadataCallback = { _, metadata, c
 }
 
 private let flacError: FLAC__StreamDecoderErrorCallback = { _, _, client in
-    decoder(client)?.errors += 1
+    guard let self_ = decoder(client) else { return }
+    // Bytes after the whole stream are not a damaged frame: an ID3v1 or APEv2 tag some taggers append to FLAC
+    // files (libFLAC loses sync on it) had every such file reported partial. (A stream of unknown length
+    // cannot tell them apart.)
+    if let info = self_.streamInfo, info.samples > 0, self_.decodedFrames >= info.samples { return }
+    self_.errors += 1
 }

@@ -362,6 +362,23 @@ final class DecoderTests: TemporaryFolderTestCase {
         XCTAssertTrue(damage?.hasPrefix("corrupt data: ") == true, damage ?? "no damage reported")
     }
 
+    /// An ID3v1 or APEv2 tag some taggers append to a FLAC file is not damage (libFLAC loses sync on it).
+    func testAFLACWithATagAppendedIsWhole() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 2, amplitude: 0.5), to: dir + "/tagged.flac", format: .flac16)
+        let id3v1 = Data("TAG".utf8) + Data(repeating: 0x41, count: 124) + Data([0x11])
+        let apeItem = Data([1, 0, 0, 0, 0, 0, 0, 0]) + Data("Title".utf8) + Data([0]) + Data("X".utf8)
+        var apeFooter = Data("APETAGEX".utf8)
+        for value: UInt32 in [2000, UInt32(apeItem.count + 32), 1, 0] { apeFooter += withUnsafeBytes(of: value.littleEndian) { Data($0) } }
+        apeFooter += Data(count: 8)
+        let stream = try Data(contentsOf: URL(fileURLWithPath: dir + "/tagged.flac"))
+        for (name, tail) in [("v1.flac", id3v1), ("ape.flac", apeItem + apeFooter), ("both.flac", apeItem + apeFooter + id3v1)] {
+            try (stream + tail).write(to: URL(fileURLWithPath: dir + "/" + name))
+            let (format, frames, damage) = try decodeAll(dir + "/" + name)
+            XCTAssertNil(damage, name)
+            XCTAssertEqual(frames, Int64(2 * format.sampleRate), name)
+        }
+    }
+
     func testHeaderOnlyFlacIsAnErrorOrEmpty() throws {
         try Synth.write(Synth.sine(frequency: 440, seconds: 2, amplitude: 0.5), to: dir + "/h.flac", format: .flac16)
         try truncate(dir + "/h.flac", bytes: 42)
