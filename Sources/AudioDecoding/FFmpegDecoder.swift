@@ -27,7 +27,8 @@ final class FFmpegHandles {
 /// and is resampled or remixed to those.
 final class FFmpegDecoder: AudioDecoder {
     let format: AudioFormat
-    private(set) var damage: String?
+    /// Set beforehand by a caller that knows of damage this decoder passes over (junk inside an MP3 stream).
+    var damage: String?
 
     private let handles = FFmpegHandles()
     private var formatContext: UnsafeMutablePointer<AVFormatContext>? { handles.formatContext }

@@ -7,6 +7,14 @@ static inline int64_t spn_mpg123_length(mpg123_handle *h) { return (int64_t)mpg1
 static inline int spn_mpg123_param(mpg123_handle *h, enum mpg123_parms type, long value) {
     return mpg123_param2(h, type, value, 0.0);
 }
+/* Where the frame index ends after a scan: the offset of the last frame indexed (every `step`-th frame is),
+ * or -1. mpg123_index is renamed by macro as well. */
+static inline int64_t spn_mpg123_indexed_end(mpg123_handle *h, int64_t *step) {
+    off_t *offsets = 0; off_t every = 0; size_t fill = 0;
+    if (mpg123_index(h, &offsets, &every, &fill) != MPG123_OK || fill == 0 || !offsets) return -1;
+    *step = (int64_t)every;
+    return (int64_t)offsets[fill - 1];
+}
 /* The MPEG audio layer (1, 2 or 3) of the current frame, 0 when unknown; mpg123_info is a macro too. */
 static inline int spn_mpg123_layer(mpg123_handle *h) {
     struct mpg123_frameinfo2 info;

@@ -482,6 +482,13 @@ enum Migrations {
                 UPDATE analysis SET analyzer_versions = '{}' WHERE codec = 'flac' AND damage LIKE 'decoding stopped:%'
                 """)
         }
+        migrator.registerMigration("v30-reanalyse-mpeg-stopped-by-junk") { db in
+            // libmpg123 stopped at junk inside an MP3 stream; FFmpeg now decodes past it. The MPEG audio whose
+            // analysis stopped so is analysed again, whole.
+            try db.execute(sql: """
+                UPDATE analysis SET analyzer_versions = '{}' WHERE codec IN ('mp1', 'mp2', 'mp3') AND damage LIKE 'decoding stopped:%'
+                """)
+        }
         return migrator
     }
 }

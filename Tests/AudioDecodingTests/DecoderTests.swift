@@ -362,6 +362,21 @@ final class DecoderTests: TemporaryFolderTestCase {
         XCTAssertTrue(damage?.hasPrefix("corrupt data: ") == true, damage ?? "no damage reported")
     }
 
+    /// Junk inside an MP3 stream (a damaged download): libmpg123's resync gives up after 1 KiB, and a song was
+    /// analysed up to the junk, its "trailing silence" there. The scan's frame index tells; FFmpeg decodes past it.
+    func testAnMP3WithJunkInsideIsDecodedPastIt() throws {
+        let music = Synth.sine(frequency: 440, seconds: 10, amplitude: 0.5)
+        try Synth.write(music, to: dir + "/whole.mp3", format: .mp3CBR)
+        let stream = try Data(contentsOf: URL(fileURLWithPath: dir + "/whole.mp3"))
+        var junk = Data(count: 40_000)
+        for i in junk.indices { junk[i] = UInt8(truncatingIfNeeded: i &* 2_654_435_761 >> 13) }
+        try (stream.prefix(stream.count / 2) + junk + stream.dropFirst(stream.count / 2)).write(to: URL(fileURLWithPath: dir + "/junk.mp3"))
+        let (format, frames, damage) = try decodeAll(dir + "/junk.mp3")
+        XCTAssertEqual(Double(frames) / Double(format.sampleRate), 10, accuracy: 0.5)
+        XCTAssertTrue(damage?.contains("the MPEG stream breaks off after") == true, damage ?? "no damage reported")
+        XCTAssertNil(try decodeAll(dir + "/whole.mp3").2, "a whole MP3 stays with libmpg123, undamaged")
+    }
+
     /// An ID3v1 or APEv2 tag some taggers append to a FLAC file is not damage (libFLAC loses sync on it).
     func testAFLACWithATagAppendedIsWhole() throws {
         try Synth.write(Synth.sine(frequency: 440, seconds: 2, amplitude: 0.5), to: dir + "/tagged.flac", format: .flac16)

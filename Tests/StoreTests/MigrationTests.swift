@@ -285,12 +285,22 @@ final class MigrationTests: XCTestCase {
     // FLACs whose decoding libsndfile stopped at a damaged frame are analysed again (libFLAC decodes on).
     func testFLACsStoppedByDamageAreAnalysedAgainAfterTheUpgrade() throws {
         let files = [("a.flac", "flac", 2), ("b.flac", "flac", 2), ("c.flac", "flac", 2), ("d.mp3", "mp3", 2)]
-        let (_, versions) = try upgrade(dir + "/flacdamage.db", files, from: "v28-pcm-audio-keys-spread") { db in
+        let (_, versions) = try upgrade(dir + "/flacdamage.db", files, from: "v28-pcm-audio-keys-spread",
+                                        to: "v29-reanalyse-flac-stopped-by-damage") { db in
             try db.execute(sql: "UPDATE analysis SET damage = 'decoding stopped: Error : flac decoder lost sync.' WHERE file_id IN (1, 4)")
             try db.execute(sql: "UPDATE analysis SET damage = 'truncated: decoded 10 of 20 frames' WHERE file_id = 2")
         }
         XCTAssertEqual(versions, ["a.flac {}", #"b.flac {"loudness":2,"tempo":11}"#, #"c.flac {"loudness":2,"tempo":11}"#,
                                   #"d.mp3 {"loudness":2,"tempo":11}"#])
+    }
+
+    // MP3s whose decoding libmpg123 stopped at junk inside the stream are analysed again (FFmpeg decodes past it).
+    func testMP3sStoppedByJunkAreAnalysedAgainAfterTheUpgrade() throws {
+        let files = [("a.mp3", "mp3", 2), ("b.mp3", "mp3", 2), ("c.flac", "flac", 2)]
+        let (_, versions) = try upgrade(dir + "/mp3junk.db", files, from: "v29-reanalyse-flac-stopped-by-damage") { db in
+            try db.execute(sql: "UPDATE analysis SET damage = 'decoding stopped: Failed to find valid MPEG data within limit on resync. (code 28)' WHERE file_id IN (1, 3)")
+        }
+        XCTAssertEqual(versions, ["a.mp3 {}", #"b.mp3 {"loudness":2,"tempo":11}"#, #"c.flac {"loudness":2,"tempo":11}"#])
     }
 
     // Tempo version 12 changes only results version 11 had halved (at most 100 BPM): those are measured again,
