@@ -155,6 +155,37 @@ extension MPEGFrameHeader {
     }
 }
 
+extension MPEGFrameHeader {
+    /// Whether MPEG audio frames go on somewhere after `offset` of the file at `path`: three frame headers in
+    /// step (each where the one before ends, with the same version, layer and sample rate), so that junk or a
+    /// tag at the end (an APEv2 tag with cover art) is not taken for audio. Read in 1 MiB windows.
+    static func resume(path: String, after offset: Int64) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path), (try? handle.seek(toOffset: UInt64(max(0, offset)))) != nil else {
+            return false
+        }
+        defer { try? handle.close() }
+        var carry: [UInt8] = []
+        while let data = try? handle.read(upToCount: 1 << 20), !data.isEmpty {
+            let b = carry + [UInt8](data)
+            // Frames are under 2 KB: a window's last 8 KiB are looked at again with the next one.
+            let searched = max(0, b.count - 8192)
+            for i in 0..<searched where b[i] == 0xFF && inStep(b, at: i) { return true }
+            carry = Array(b[searched...])
+        }
+        return (0..<carry.count).contains { carry[$0] == 0xFF && inStep(carry, at: $0) }
+    }
+
+    private static func inStep(_ b: [UInt8], at i: Int) -> Bool {
+        var at = i
+        for _ in 0..<3 {
+            guard let frame = MPEGFrameHeader(b, at: at), b[at + 1] & 0xFE == b[i + 1] & 0xFE,
+                  b[at + 2] & 0x0C == b[i + 2] & 0x0C else { return false }
+            at += frame.frameLength
+        }
+        return true
+    }
+}
+
 /// The Xing/Info header an encoder writes in the first MPEG frame: it states how many frames the stream
 /// holds, which tells a truncated MP3 (fewer frames than announced) from a short one.
 enum XingHeader {

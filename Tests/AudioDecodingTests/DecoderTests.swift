@@ -375,6 +375,16 @@ final class DecoderTests: TemporaryFolderTestCase {
         XCTAssertEqual(Double(frames) / Double(format.sampleRate), 10, accuracy: 0.5)
         XCTAssertTrue(damage?.contains("the MPEG stream breaks off after") == true, damage ?? "no damage reported")
         XCTAssertNil(try decodeAll(dir + "/whole.mp3").2, "a whole MP3 stays with libmpg123, undamaged")
+        // A large APEv2 tag at the end (cover art) also stops the scan short of the end, but no frames follow it.
+        let item = withUnsafeBytes(of: UInt32(100_000).littleEndian) { Data($0) } + Data(count: 4) + Data("Cover Art (Front)".utf8)
+            + Data([0]) + junk + junk.prefix(60_000)
+        func apeHeader(_ flags: UInt32) -> Data {
+            var header = Data("APETAGEX".utf8)
+            for value in [2000, UInt32(item.count + 32), 1, flags] { header += withUnsafeBytes(of: value.littleEndian) { Data($0) } }
+            return header + Data(count: 8)
+        }
+        try (stream + apeHeader(0xA000_0000) + item + apeHeader(0x8000_0000)).write(to: URL(fileURLWithPath: dir + "/art.mp3"))
+        XCTAssertNil(try decodeAll(dir + "/art.mp3").2, "a tag is not damage")
     }
 
     /// An ID3v1 or APEv2 tag some taggers append to a FLAC file is not damage (libFLAC loses sync on it).
