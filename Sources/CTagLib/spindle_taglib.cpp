@@ -11,6 +11,7 @@
 
 #include <fileref.h>
 #include <tfile.h>
+#include <tfilestream.h>
 #include <tpropertymap.h>
 #include <audioproperties.h>
 #include <mpegfile.h>
@@ -174,7 +175,14 @@ void appendUnmapped(std::string &records, const TagLib::PropertyMap &props, cons
 extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
     std::memset(out, 0, sizeof(*out));
     try {
-        TagLib::FileRef ref(path, true, TagLib::AudioProperties::Average);
+        // Read-only: TagLib opens a file for writing whenever it may, and a reader holding it so looks to
+        // other programs (and to a tag batch's check) like a copy still being written.
+        TagLib::FileStream stream(path, true);
+        if (!stream.isOpen()) {
+            setError(out, "TagLib cannot open the file");
+            return 2;
+        }
+        TagLib::FileRef ref(&stream, true, TagLib::AudioProperties::Average);
         if (ref.isNull() || !ref.file()) {
             setError(out, "TagLib has no reader for this format");
             return 2;

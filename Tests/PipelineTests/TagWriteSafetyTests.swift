@@ -345,6 +345,31 @@ final class TagWriteSafetyTests: LibraryTestCase {
         XCTAssertEqual(try title(library + "/A/copying.flac"), "New")
     }
 
+    // Spindle reading tags opened each file for writing, as TagLib does whenever it may: to another program,
+    // and to a tag batch's own check (a test polling a file's title while a batch ran had that file refused),
+    // a reader looked like a copy still being written. A read lease tells: the kernel breaks it only for an
+    // open for writing.
+    func testReadingTagsDoesNotOpenTheFileForWriting() throws {
+        let path = library + "/A/read.flac"
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: path, format: .flac16)
+        XCTAssertEqual(try spindle(["scan"]).status, 0)
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        signal(SIGIO, SIG_IGN)   // the lease break's signal
+        let setLease: Int32 = 1024, getLease: Int32 = 1025, readLease: Int32 = 0, unlock: Int32 = 2
+        guard fcntl(fd, setLease, readLease) == 0 else { throw XCTSkip("no read lease here (errno \(errno))") }
+        let reader = try CLI.start(["--db", db, "--library", library, "tags", "show", "A/read.flac"])
+        var broken = false
+        for _ in 0..<300 where reader.isRunning && !broken {
+            broken = fcntl(fd, getLease) == unlock
+            usleep(10_000)
+        }
+        _ = fcntl(fd, setLease, unlock)
+        reader.waitUntilExit()
+        XCTAssertFalse(broken, "reading the tags opened the file for writing")
+        XCTAssertEqual(reader.terminationStatus, 0)
+    }
+
     // 21. A file its owner made read-only (chmod a-w, to keep a tagger off it) was refused only by TagLib, on the
     // copy, after the batch had journaled it: "TagLib could not save the file". It is refused when planned, and
     // the message says what to do. The writable file beside it is written; its undo, once it too is made
