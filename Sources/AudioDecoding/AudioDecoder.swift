@@ -52,10 +52,11 @@ public enum AudioDecoders {
             let mpg123 = try Mpg123Decoder(path: path)
             // Junk inside the stream: libmpg123 would stop there, and a song be analysed up to the damage, its
             // "trailing silence" where a crossfading player then fades out. FFmpeg decodes past it, as players do.
-            if mpg123.fileSize - mpg123.scannedTo > 16 << 10, MPEGFrameHeader.resume(path: path, after: mpg123.scannedTo),
+            let size = Int64(st.st_size)
+            if let scanned = mpg123.scannedTo, size - scanned > 16 << 10, MPEGFrameHeader.resume(path: path, after: scanned),
                let ffmpeg = try? FFmpegDecoder(path: path) {
-                ffmpeg.damage = "corrupt data: the MPEG stream breaks off after \(mpg123.scannedTo >> 10) KB of "
-                    + "\(mpg123.fileSize >> 10) KB; decoded past the break"
+                ffmpeg.damage = "corrupt data: the MPEG stream breaks off after \(scanned >> 10) KB of \(size >> 10) KB; "
+                    + "decoded past the break"
                 decoder = ffmpeg
             } else {
                 decoder = mpg123

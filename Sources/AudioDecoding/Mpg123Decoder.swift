@@ -8,11 +8,10 @@ final class Mpg123Decoder: AudioDecoder {
     private(set) var damage: String?
     private let handle: OpaquePointer
     private var finished = false
-    /// How far into the file the frame scan got (at most; the file's size when unknown), and the file's size.
-    /// Short of the end, the scan stopped at junk inside the stream (a damaged download, a bad sector) that
-    /// libmpg123's resync, which gives up after 1 KiB, does not pass; or at a large tag it does not know.
-    let scannedTo: Int64
-    let fileSize: Int64
+    /// How far into the file the frame scan got, at most (nil when libmpg123 kept no frame index). Short of the
+    /// end, the scan stopped at junk inside the stream (a damaged download, a bad sector) that libmpg123's
+    /// resync, which gives up after 1 KiB, does not pass; or at a large tag it does not know.
+    let scannedTo: Int64?
 
     private static let initialised: Bool = { mpg123_init() == MPG123_OK.rawValue }()
 
@@ -57,10 +56,8 @@ final class Mpg123Decoder: AudioDecoder {
         let length = spn_mpg123_length(handle)
         var step: Int64 = 0
         let lastIndexed = spn_mpg123_indexed_end(handle, &step)
-        var st = stat()
-        fileSize = stat(path, &st) == 0 ? Int64(st.st_size) : 0
         // The index holds every `step`-th frame, and no MPEG audio frame is longer than 2 KB.
-        scannedTo = lastIndexed >= 0 ? min(fileSize, lastIndexed + (step + 1) * 2048) : fileSize
+        scannedTo = lastIndexed >= 0 ? lastIndexed + (step + 1) * 2048 : nil
         // The scan counts the frames that are there; the encoder's header says how many there should be.
         if let announced = XingHeader.announcedSamples(path: path), length > 0,
            Double(length) < Double(announced) * 0.98 - 4096 {

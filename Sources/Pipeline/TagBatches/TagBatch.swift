@@ -94,12 +94,8 @@ public enum TagBatch {
         for path in order {
             do {
                 let file = try ConfinedFile(root: resolver.root, relative: path)
-                guard !file.deniesWriting else {
-                    refusals.append(Refusal(input: path, reason: TagFileWrite.readOnly))
-                    continue
-                }
-                guard !file.openForWritingElsewhere else {
-                    refusals.append(Refusal(input: path, reason: TagFileWrite.beingWritten))
+                if let refusal = TagFileWrite.refusal(of: file) {
+                    refusals.append(Refusal(input: path, reason: refusal))
                     continue
                 }
                 states[path] = try file.state()

@@ -17,14 +17,22 @@ enum TagFileWrite {
     static let beingWritten = "another program has the file open for writing (a copy or a download still under way?): "
         + "left as it is; edit it once that program is done"
 
+    /// Why `file` is left alone, asked when a batch is planned and again before each write: its permissions
+    /// deny this user writing it, or another program is writing it. Nil when it may be written.
+    static func refusal(of file: ConfinedFile) -> String? {
+        if file.deniesWriting { return readOnly }
+        if file.openForWritingElsewhere { return beingWritten }
+        return nil
+    }
+
     /// Writes `edit` to `relativePath` and returns the file's state afterwards (for undo's conflict check).
     /// Throws a `.conflict` TagError when the file changed since `expected`; any other error leaves it untouched.
     static func write(_ edit: TagEdit, to relativePath: String, expected: FileState?, root: LibraryRoot,
                       id3v2Version: Int = 0) throws -> FileState {
         let file = try ConfinedFile(root: root, relative: relativePath)
-        // Made read-only since the batch (an undo), or planned by a caller that did not check.
-        guard !file.deniesWriting else { throw TagError(path: relativePath, reason: readOnly) }
-        guard !file.openForWritingElsewhere else { throw TagError(path: relativePath, reason: beingWritten) }
+        // Made read-only or opened by a writer since the batch was planned (an undo), or planned by a caller that
+        // did not check.
+        if let refusal = refusal(of: file) { throw TagError(path: relativePath, reason: refusal) }
         let target = TagWriteTarget(directory: file.directory, name: file.name,
                                     temporaryName: SpindleTemporary.name(extension: (file.name as NSString).pathExtension),
                                     display: relativePath)
