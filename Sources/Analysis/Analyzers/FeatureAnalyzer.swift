@@ -18,6 +18,7 @@ public final class FeatureAnalyzer: Analyzer {
     private let pitchFrames: SpectrumFramer
     private let timbre: TimbreSummary
     private let pitch: PitchClassProfile
+    private let percussion: PercussiveShare
 
     public init(format: StreamFormat) {
         let timbreSize = 1 << Int(log2(0.046 * Double(format.sampleRate)).rounded())
@@ -26,10 +27,11 @@ public final class FeatureAnalyzer: Analyzer {
         pitchFrames = SpectrumFramer(size: 4096, hop: 2048)
         timbre = TimbreSummary(sampleRate: Double(format.sampleRate), fftSize: timbreSize, hop: timbreSize)
         pitch = PitchClassProfile(sampleRate: pitchRate.outputRate, fftSize: 4096)
+        percussion = PercussiveShare(sampleRate: Double(format.sampleRate), fftSize: timbreSize)
     }
 
     public func consume(_ block: AudioBlock) {
-        timbreFrames.consume(block.mono) { timbre.add(power: $0) }
+        timbreFrames.consume(block.mono) { timbre.add(power: $0); percussion.add(power: $0) }
         pitchRate.consume(block.mono) { narrow in
             pitchFrames.consume(narrow) { pitch.add(power: $0) }
         }
@@ -43,6 +45,8 @@ public final class FeatureAnalyzer: Analyzer {
         let tonic = estimate?.key.tonic ?? 0
         let relative = chroma.map { c in (0..<12).map { c[($0 + tonic) % 12] } } ?? [Double](repeating: 1.0 / 12, count: 12)
         let values = t.mfccMean + t.mfccSpread + t.shapeMean + t.shapeSpread + t.contrast + [t.onsetRate, t.attack]
+            // Not measured (NaN, which the sonic space reads as missing) in a track shorter than the split's window.
+            + [percussion.logRatio ?? .nan]
             + relative + [estimate?.strength ?? 0, estimate?.key.minor == true ? 1 : 0]
         precondition(values.count == FeatureVector.names.count, "FeatureVector.names out of step with the values")
         result.vector = FeatureVector(values: values.map { Float($0) })
@@ -52,7 +56,7 @@ public final class FeatureAnalyzer: Analyzer {
 
 extension FeatureAnalyzer {
     public static let entry = AnalyzerEntry(
-        name: "features", version: 3, needsMono: true,
+        name: "features", version: 4, needsMono: true,
         outputs: ["key", "key_strength", "features"],
         make: { format, _ in FeatureAnalyzer(format: format) },
         values: { r in

@@ -8,7 +8,7 @@ public struct FeatureVector: Sendable, Equatable {
         + ["centroid_oct_mean", "rolloff_oct_mean", "flatness_log_mean",
            "centroid_oct_std", "rolloff_oct_std", "flatness_log_std"]
         + (1...7).map { "contrast\($0)_mean" }
-        + ["onset_rate", "attack"]
+        + ["onset_rate", "attack", "percussive_log"]
         + (0..<12).map { "chroma_rel\($0)" }
         + ["key_strength", "minor"]
 

@@ -14,7 +14,7 @@ public struct SonicTrait: Sendable, Equatable {
     public static let brightness = SonicTrait(index: 0, noun: "brightness", high: "Bright", low: "Dark",
                                               dimensions: ["centroid_oct_mean", "rolloff_oct_mean"])
     public static let percussiveness = SonicTrait(index: 1, noun: "percussiveness", high: "Percussive", low: "Smooth",
-                                                  dimensions: ["onset_rate", "attack"])
+                                                  dimensions: ["onset_rate", "attack", "percussive_log"])
     public static let noisiness = SonicTrait(index: 2, noun: "noisiness", high: "Gritty", low: "Clean",
                                              dimensions: ["flatness_log_mean"])
     /// Spectral contrast: clear peaks over quiet valleys (few voices, acoustic) or a filled spectrum.
