@@ -49,10 +49,10 @@ public enum AudioDecoders {
         let decoder: any AudioDecoder
         switch container {
         case .mp3:
-            let mpg123 = try Mpg123Decoder(path: path)
+            let size = Int64(st.st_size)
+            let mpg123 = try Mpg123Decoder(path: path, size: size)
             // Junk inside the stream: libmpg123 would stop there, and a song be analysed up to the damage, its
             // "trailing silence" where a crossfading player then fades out. FFmpeg decodes past it, as players do.
-            let size = Int64(st.st_size)
             if let scanned = mpg123.scannedTo, size - scanned > 16 << 10, MPEGFrameHeader.resume(path: path, after: scanned),
                let ffmpeg = try? FFmpegDecoder(path: path) {
                 ffmpeg.damage = "corrupt data: the MPEG stream breaks off after \(scanned >> 10) KB of \(size >> 10) KB; "

@@ -12,10 +12,17 @@ final class Mpg123Decoder: AudioDecoder {
     /// end, the scan stopped at junk inside the stream (a damaged download, a bad sector) that libmpg123's
     /// resync, which gives up after 1 KiB, does not pass; or at a large tag it does not know.
     let scannedTo: Int64?
+    /// The samples the frame scan found, and the encoder's count (a Xing or Info header), when it wrote one.
+    private let scannedLength: Int64
+    private let announced: Int64?
+    private let fileSize: Int64
+    private var delivered: Int64 = 0
+    /// Where in the file the last frame decoded ended, about.
+    private var streamEnd: Int64 = 0
 
     private static let initialised: Bool = { mpg123_init() == MPG123_OK.rawValue }()
 
-    init(path: String) throws {
+    init(path: String, size: Int64) throws {
         _ = Self.initialised
         var err: Int32 = 0
         guard let handle = mpg123_new(nil, &err) else {
@@ -59,13 +66,32 @@ final class Mpg123Decoder: AudioDecoder {
         // The index holds every `step`-th frame, and no MPEG audio frame is longer than 2 KB.
         scannedTo = lastIndexed >= 0 ? lastIndexed + (step + 1) * 2048 : nil
         // The scan counts the frames that are there; the encoder's header says how many there should be.
-        if let announced = XingHeader.announcedSamples(path: path), length > 0,
-           Double(length) < Double(announced) * 0.98 - 4096 {
+        scannedLength = length
+        announced = XingHeader.announcedSamples(path: path)
+        fileSize = size
+        if let announced, length > 0, !Self.holdsAll(length, of: announced) {
             damage = String(format: "truncated: the header announces %.1f s, the file holds %.1f s",
                             Double(announced) / Double(rate), Double(length) / Double(rate))
         }
         format = AudioFormat(sampleRate: rate, channels: Int(channels), codec: Self.codec(layer: spn_mpg123_layer(handle)),
                              frameCount: length > 0 ? length : nil, bitDepth: nil, backend: "mpg123")
+    }
+
+    /// Whether `samples` are all the encoder's header announced (its count has the encoder's delay and padding,
+    /// which the gapless decode leaves out).
+    private static func holdsAll(_ samples: Int64, of announced: Int64) -> Bool {
+        Double(samples) >= Double(announced) * 0.98 - 4096
+    }
+
+    /// Whether the decoder stopped at junk after the stream's last frame, the audio whole: every frame the
+    /// scan found was decoded, and the encoder's header counts no more, or (without one) at most 16 KiB of the
+    /// file follow. Zero padding, a download site's text or a broken tag after the music: the file plays
+    /// whole everywhere. More than that, with no header to say the music is all there, may be where the rest
+    /// of it was (a download whose last pieces never came holds zeros there).
+    private var stoppedAfterTheLastFrame: Bool {
+        guard scannedLength > 0, delivered >= scannedLength else { return false }
+        if let announced { return Self.holdsAll(delivered, of: announced) }
+        return fileSize - streamEnd <= 16 << 10
     }
 
     /// "mp3", or "mp2" / "mp1" for the older layers (DAB and broadcast recordings, Video CD audio), which
@@ -88,16 +114,19 @@ final class Mpg123Decoder: AudioDecoder {
             let rc = mpg123_read(handle, UnsafeMutableRawPointer(buffer + total * format.channels),
                                  (frames - total) * frameBytes, &done)
             total += done / frameBytes
+            if done > 0 { streamEnd = spn_mpg123_tell_stream(handle) }
             if rc == MPG123_OK.rawValue || rc == MPG123_NEW_FORMAT.rawValue {
                 if done == 0 && rc == MPG123_OK.rawValue { break }
                 continue
             }
             finished = true
-            if rc != MPG123_DONE.rawValue {
-                damage = "decoding stopped: \(String(cString: mpg123_strerror(handle)))"
+            delivered += Int64(total)
+            if rc != MPG123_DONE.rawValue, !stoppedAfterTheLastFrame {
+                damage = damage ?? "decoding stopped: \(String(cString: mpg123_strerror(handle)))"
             }
-            break
+            return total
         }
+        delivered += Int64(total)
         return total
     }
 }

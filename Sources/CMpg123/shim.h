@@ -20,3 +20,5 @@ static inline int spn_mpg123_layer(mpg123_handle *h) {
     struct mpg123_frameinfo2 info;
     return mpg123_info2(h, &info) == MPG123_OK ? info.layer : 0;
 }
+/* The byte offset in the input the decoder has read to; mpg123_tell_stream is renamed by macro as well. */
+static inline int64_t spn_mpg123_tell_stream(mpg123_handle *h) { return (int64_t)mpg123_tell_stream(h); }

@@ -485,10 +485,19 @@ enum Migrations {
         migrator.registerMigration("v30-reanalyse-mpeg-stopped-by-junk") { db in
             // libmpg123 stopped at junk inside an MP3 stream; FFmpeg now decodes past it. The MPEG audio whose
             // analysis stopped so is analysed again, whole.
-            try db.execute(sql: """
-                UPDATE analysis SET analyzer_versions = '{}' WHERE codec IN ('mp1', 'mp2', 'mp3') AND damage LIKE 'decoding stopped:%'
-                """)
+            try reanalyseMPEGStoppedByJunk(db)
+        }
+        migrator.registerMigration("v31-reanalyse-mpeg-with-junk-after-the-music") { db in
+            // Junk after an MP3's last frame (zero padding, a site's text, a broken tag) made the whole file
+            // "partial: decoding stopped", and `tags write-analysis` left it alone; such a file is whole now.
+            try reanalyseMPEGStoppedByJunk(db)
         }
         return migrator
+    }
+
+    private static func reanalyseMPEGStoppedByJunk(_ db: Database) throws {
+        try db.execute(sql: """
+            UPDATE analysis SET analyzer_versions = '{}' WHERE codec IN ('mp1', 'mp2', 'mp3') AND damage LIKE 'decoding stopped:%'
+            """)
     }
 }

@@ -219,7 +219,7 @@ final class DecoderTests: TemporaryFolderTestCase {
     func testMP2IsNamedByItsLayer() throws {
         try encodeSine(seconds: 4, to: "a.mp2", ["-c:a", "mp2", "-b:a", "192k"])
         try assertDuration(dir + "/a.mp2", expected: 4, codec: "mp2")
-        XCTAssertEqual(try Mpg123Decoder(path: dir + "/a.mp2").format.codec, "mp2")
+        XCTAssertEqual(try Mpg123Decoder(path: dir + "/a.mp2", size: 0).format.codec, "mp2")
         XCTAssertEqual(try FFmpegDecoder(path: dir + "/a.mp2").format.codec, "mp2")
     }
 
@@ -385,6 +385,35 @@ final class DecoderTests: TemporaryFolderTestCase {
         }
         try (stream + apeHeader(0xA000_0000) + item + apeHeader(0x8000_0000)).write(to: URL(fileURLWithPath: dir + "/art.mp3"))
         XCTAssertNil(try decodeAll(dir + "/art.mp3").2, "a tag is not damage")
+    }
+
+    /// Junk after an MP3's last frame (zero padding, a download site's text, a broken tag) stopped libmpg123's
+    /// resync, and a file every player plays whole was "partial: decoding stopped", so `tags write-analysis`
+    /// left it alone. It is whole when the encoder's header counts no more frames, or, without a header, when
+    /// at most 16 KiB follow; a larger tail with no header to vouch for the music may be where the rest of it
+    /// was (an unfinished download holds zeros there), and stays partial.
+    func testJunkAfterAnMP3sLastFrameIsNotDamage() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 6, amplitude: 0.5), to: dir + "/whole.mp3", format: .mp3CBR)
+        let stream = try Data(contentsOf: URL(fileURLWithPath: dir + "/whole.mp3"))
+        let headerAt = try XCTUnwrap(stream.range(of: Data("Xing".utf8)) ?? stream.range(of: Data("Info".utf8)),
+                                     "libsndfile's LAME writes a Xing or Info header")
+        var bare = stream
+        bare.replaceSubrange(headerAt, with: Data("Junk".utf8))
+        var text = Data()
+        while text.count < 4000 { text += Data("Downloaded from www.example.com ".utf8) }
+        let zeros = Data(count: 100_000)
+        let cases: [(String, Data, Bool)] = [("text.mp3", stream + text, true), ("zeros.mp3", stream + zeros, true),
+                                             ("bare-text.mp3", bare + text, true), ("bare-zeros.mp3", bare + zeros, false)]
+        for (name, bytes, whole) in cases {
+            try bytes.write(to: URL(fileURLWithPath: dir + "/" + name))
+            let (format, frames, damage) = try decodeAll(dir + "/" + name)
+            XCTAssertEqual(Double(frames) / Double(format.sampleRate), 6, accuracy: 0.1, name)
+            if whole {
+                XCTAssertNil(damage, name)
+            } else {
+                XCTAssertTrue(damage?.hasPrefix("decoding stopped: ") == true, "\(name): \(damage ?? "no damage reported")")
+            }
+        }
     }
 
     /// An ID3v1 or APEv2 tag some taggers append to a FLAC file is not damage (libFLAC loses sync on it).
