@@ -20,36 +20,61 @@ public enum OggPages {
     }
 
     static func layoutProblem(_ b: UnsafeBufferPointer<UInt8>) -> String? {
-        var offset = 0
         var headerPackets: Int?
         var packetsDone = 0
         var headersDone = false
         var streams = 0
-        while offset + 27 <= b.count, b[offset] == 0x4F, b[offset + 1] == 0x67, b[offset + 2] == 0x67, b[offset + 3] == 0x53 {
-            let segmentCount = Int(b[offset + 26])
-            let tableEnd = offset + 27 + segmentCount
-            guard tableEnd <= b.count else { break }
+        var problem: String?
+        walk(b) { offset, tableEnd, _ in
             if b[offset + 5] & 0x02 != 0 { streams += 1 }          // a page that begins a logical stream
-            if streams > 1 { return "chained Ogg: more than one logical stream" }
+            if streams > 1 { problem = "chained Ogg: more than one logical stream"; return false }
             if headerPackets == nil {
                 let magic = UnsafeBufferPointer(rebasing: b[tableEnd ..< min(b.count, tableEnd + 8)])
-                guard let count = headerPacketCount(identification: magic) else { return nil }
+                guard let count = headerPacketCount(identification: magic) else { return false }
                 headerPackets = count
             }
-            var bodySize = 0
-            for i in offset + 27 ..< tableEnd {
-                bodySize += Int(b[i])
-                guard !headersDone, b[i] < 255 else { continue }
+            for i in offset + 27 ..< tableEnd where !headersDone && b[i] < 255 {
                 packetsDone += 1
                 if packetsDone == headerPackets {
                     // The last header packet ends here: any segment after it is audio on the header page.
-                    if i + 1 < tableEnd { return "audio packets on the Ogg header page" }
+                    if i + 1 < tableEnd { problem = "audio packets on the Ogg header page"; return false }
                     headersDone = true
                 }
             }
+            return true
+        }
+        return problem
+    }
+
+    /// Whether the file's pages, laid end to end from its start, reach a whole page that ends its stream
+    /// (the end-of-stream flag), whatever follows. libsndfile looks for the last page at the file's end:
+    /// junk after it (zero padding, a download site's text) hid the end, and a whole file passed for one
+    /// cut short.
+    public static func reachesEndOfStream(path: String) -> Bool {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return false }
+        return data.withUnsafeBytes { raw in
+            let b = raw.bindMemory(to: UInt8.self)
+            var ended = false
+            walk(b) { offset, tableEnd, bodySize in
+                ended = b[offset + 5] & 0x04 != 0 && tableEnd + bodySize <= b.count
+                return !ended
+            }
+            return ended
+        }
+    }
+
+    /// Visits the pages laid end to end from the file's start (where each begins, where its segment table
+    /// ends, its body's size) until the capture pattern stops (the end, a cut, junk) or `visit` says stop.
+    private static func walk(_ b: UnsafeBufferPointer<UInt8>, _ visit: (_ offset: Int, _ tableEnd: Int, _ bodySize: Int) -> Bool) {
+        var offset = 0
+        while offset + 27 <= b.count, b[offset] == 0x4F, b[offset + 1] == 0x67, b[offset + 2] == 0x67, b[offset + 3] == 0x53 {
+            let tableEnd = offset + 27 + Int(b[offset + 26])
+            guard tableEnd <= b.count else { return }
+            var bodySize = 0
+            for i in offset + 27 ..< tableEnd { bodySize += Int(b[i]) }
+            guard visit(offset, tableEnd, bodySize) else { return }
             offset = tableEnd + bodySize
         }
-        return nil
     }
 
     /// Vorbis has three header packets (identification, comment, setup); Opus two (OpusHead, OpusTags).

@@ -16,6 +16,7 @@ final class SndfileDecoder: AudioDecoder {
     /// libsndfile's "unknown" frame count (SF_COUNT_MAX): a FLAC streamed to a pipe (ffmpeg's `-f flac -`) states
     /// no total; in Ogg, no end of stream was found.
     private static let unknownLength = Int64.max
+    private let path: String
 
     init(path: String) throws {
         var info = SF_INFO()
@@ -29,6 +30,7 @@ final class SndfileDecoder: AudioDecoder {
                               reason: "absurd header values (\(info.channels) channels, \(info.samplerate) Hz)")
         }
         self.file = file
+        self.path = path
         // Normalise float sources as integer ones are, so clipping float WAVs read as they are.
         sf_command(file, Int32(SFC_SET_NORM_FLOAT), nil, Int32(SF_TRUE))
         let major = info.format & Int32(SF_FORMAT_TYPEMASK)
@@ -70,8 +72,10 @@ final class SndfileDecoder: AudioDecoder {
             damage = "truncated: decoded \(framesRead) of \(expected) frames"
         } else if let announced = announcedFrames, framesRead < announced {
             damage = "truncated: decoded \(framesRead) of the \(announced) frames the header announces"
-        } else if headerFrames == Self.unknownLength, format.codec == "vorbis" || format.codec == "opus" {
-            // In Ogg, an unknown length means libsndfile found no end of stream (the last page's position): cut short.
+        } else if headerFrames == Self.unknownLength, format.codec == "vorbis" || format.codec == "opus",
+                  !OggPages.reachesEndOfStream(path: path) {
+            // In Ogg, an unknown length means libsndfile found no end of stream (the last page's position) at the
+            // file's end: cut short, unless the pages reach one before junk.
             damage = "truncated: decoded \(framesRead) frames, and the Ogg stream's end is missing"
         }
         return 0

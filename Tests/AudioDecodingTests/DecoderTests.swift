@@ -416,6 +416,28 @@ final class DecoderTests: TemporaryFolderTestCase {
         }
     }
 
+    /// The same junk after an Ogg file's last page hid its end from libsndfile, which looks for it at the file's
+    /// end: a whole Vorbis or Opus file was "truncated: ... the Ogg stream's end is missing". The pages from
+    /// the start reach the end-of-stream page; a file cut short, junk after the cut or not, reaches none.
+    func testJunkAfterAnOggFilesLastPageIsNotDamage() throws {
+        var text = Data()
+        while text.count < 4000 { text += Data("Downloaded from www.example.com ".utf8) }
+        for (kind, ext, rate) in [(Synth.FileFormat.oggVorbis, "ogg", 44100), (.opus, "opus", 48000)] {
+            try Synth.write(Synth.sine(frequency: 440, seconds: 6, sampleRate: rate, amplitude: 0.5), to: dir + "/whole." + ext,
+                            format: kind, sampleRate: rate)
+            let stream = try Data(contentsOf: URL(fileURLWithPath: dir + "/whole." + ext))
+            for (name, tail) in [("text", text), ("zeros", Data(count: 100_000))] {
+                try (stream + tail).write(to: URL(fileURLWithPath: dir + "/\(name).\(ext)"))
+                let (format, frames, damage) = try decodeAll(dir + "/\(name).\(ext)")
+                XCTAssertNil(damage, "\(name).\(ext)")
+                XCTAssertEqual(Double(frames) / Double(format.sampleRate), 6, accuracy: 0.05, "\(name).\(ext)")
+            }
+            try (stream.prefix(stream.count * 2 / 3) + text).write(to: URL(fileURLWithPath: dir + "/cut." + ext))
+            let damage = try decodeAll(dir + "/cut." + ext).2
+            XCTAssertTrue(damage?.contains("the Ogg stream's end is missing") == true, "cut.\(ext): \(damage ?? "no damage reported")")
+        }
+    }
+
     /// An ID3v1 or APEv2 tag some taggers append to a FLAC file is not damage (libFLAC loses sync on it).
     func testAFLACWithATagAppendedIsWhole() throws {
         try Synth.write(Synth.sine(frequency: 440, seconds: 2, amplitude: 0.5), to: dir + "/tagged.flac", format: .flac16)

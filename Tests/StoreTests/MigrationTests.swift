@@ -301,12 +301,17 @@ final class MigrationTests: XCTestCase {
             try db.execute(sql: "UPDATE analysis SET damage = 'decoding stopped: Failed to find valid MPEG data within limit on resync. (code 28)' WHERE file_id IN (1, 3)")
         }
         XCTAssertEqual(versions, ["a.mp3 {}", #"b.mp3 {"loudness":2,"tempo":11}"#, #"c.flac {"loudness":2,"tempo":11}"#])
-        // Analysed again since, junk after the last frame still stopped libmpg123: analysed again once more.
-        let (_, again) = try upgrade(dir + "/mp3tail.db", files, from: "v30-reanalyse-mpeg-stopped-by-junk",
-                                     to: "v31-reanalyse-mpeg-with-junk-after-the-music") { db in
+        // Analysed again since, junk after the last frame still stopped libmpg123 (or hid an Ogg file's end from
+        // libsndfile): analysed again once more.
+        let tails = files + [("d.ogg", "vorbis", 2), ("e.opus", "opus", 2)]
+        let (_, again) = try upgrade(dir + "/tails.db", tails, from: "v30-reanalyse-mpeg-stopped-by-junk",
+                                     to: "v31-reanalyse-files-with-junk-after-the-music") { db in
             try db.execute(sql: "UPDATE analysis SET damage = 'decoding stopped: Failed to find valid MPEG data within limit on resync. (code 28)' WHERE file_id = 2")
+            try db.execute(sql: "UPDATE analysis SET damage = 'truncated: decoded 540224 frames, and the Ogg stream''s end is missing' WHERE file_id = 4")
+            try db.execute(sql: "UPDATE analysis SET damage = 'corrupt data: 3 packets skipped' WHERE file_id = 5")
         }
-        XCTAssertEqual(again, [#"a.mp3 {"loudness":2,"tempo":11}"#, "b.mp3 {}", #"c.flac {"loudness":2,"tempo":11}"#])
+        XCTAssertEqual(again, [#"a.mp3 {"loudness":2,"tempo":11}"#, "b.mp3 {}", #"c.flac {"loudness":2,"tempo":11}"#, "d.ogg {}",
+                               #"e.opus {"loudness":2,"tempo":11}"#])
     }
 
     // Tempo version 12 changes only results version 11 had halved (at most 100 BPM): those are measured again,
