@@ -85,6 +85,14 @@ public enum ContainerSniffer {
             }
             i += 1
         }
+        // Further in, to the end of what was read: cover art spilling out of a tag that states too small a size,
+        // or a long run of padding before the first frame, which players skip. Three layer II or III frames in
+        // step there, without the reserved emphasis: a table inside a program's binary chained 89 "layer I"
+        // headers with it.
+        for j in limit..<max(limit, b.count - 4) where b[j] == 0xFF && (b[j + 1] >> 1) & 0x03 != 0x03
+            && b[j + 3] & 0x03 != 0x02 && MPEGFrameHeader.inStep(b, at: j) {
+            return .mp3
+        }
         return .unknown
     }
 
@@ -175,7 +183,7 @@ extension MPEGFrameHeader {
         return (0..<carry.count).contains { carry[$0] == 0xFF && inStep(carry, at: $0) }
     }
 
-    private static func inStep(_ b: [UInt8], at i: Int) -> Bool {
+    static func inStep(_ b: [UInt8], at i: Int) -> Bool {
         var at = i
         for _ in 0..<3 {
             guard let frame = MPEGFrameHeader(b, at: at), b[at + 1] & 0xFE == b[i + 1] & 0xFE,

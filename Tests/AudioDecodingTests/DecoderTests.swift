@@ -184,6 +184,37 @@ final class DecoderTests: TemporaryFolderTestCase {
         }
     }
 
+    /// Cover art spilling out of an ID3v2 tag that states too small a size (a buggy tagger), or 40 KB of
+    /// padding before the first frame, put the stream past the 4 KiB (16 KiB after a tag) where the sniffer
+    /// looked for two frames: "not an audio file", where players and ffprobe skip the junk. Three layer II/III
+    /// frames in step further in count; a table of chained "layer I" headers with the reserved emphasis, as the
+    /// ffmpeg program's binary holds, does not.
+    func testAnMP3BehindJunkOrASpillingTagIsAudio() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 3, amplitude: 0.5), to: dir + "/plain.mp3", format: .mp3CBR)
+        let stream = try Data(contentsOf: URL(fileURLWithPath: dir + "/plain.mp3"))
+        var art = Data(count: 30_000)
+        for i in art.indices { art[i] = UInt8(truncatingIfNeeded: (i &* 2_654_435_761) >> 13) & 0xFE }
+        let spilling = Data("ID3".utf8) + Data([3, 0, 0, 0, 0, 7, 0x68]) + Data("APIC".utf8) + Data([0, 0, 0x75, 0x30, 0, 0]) + art
+        for (name, bytes) in [("spilling.mp3", spilling + stream), ("padded.mp3", Data(count: 40_000) + stream)] {
+            try bytes.write(to: URL(fileURLWithPath: dir + "/" + name))
+            XCTAssertEqual(try ContainerSniffer.sniff(path: dir + "/" + name), .mp3, name)
+            let (format, frames, damage) = try decodeAll(dir + "/" + name)
+            XCTAssertEqual(Double(frames) / Double(format.sampleRate), 3, accuracy: 0.05, name)
+            XCTAssertNil(damage, name)
+        }
+        // Headers chained 20 times 20 KB in, each where the one before ends: layer I with the reserved emphasis
+        // (the binary's), layer I alone, the reserved emphasis alone, and, as a check, a plain layer III one.
+        let headers: [(String, [UInt8], Container)] = [
+            ("table.mp3", [0xFF, 0xFF, 0x25, 0x62], .unknown), ("layer1.mp3", [0xFF, 0xFF, 0x25, 0x60], .unknown),
+            ("emphasis.mp3", [0xFF, 0xFB, 0x25, 0x62], .unknown), ("layer3.mp3", [0xFF, 0xFB, 0x25, 0x60], .mp3)]
+        for (name, header, expected) in headers {
+            let length = try XCTUnwrap(MPEGFrameHeader(header, at: 0)).frameLength
+            let table = (0..<20).reduce(Data()) { d, _ in d + Data(header) + Data(count: length - 4) }
+            try (Data(count: 20_000) + table + Data(count: 2_000)).write(to: URL(fileURLWithPath: dir + "/" + name))
+            XCTAssertEqual(try ContainerSniffer.sniff(path: dir + "/" + name), expected, name)
+        }
+    }
+
     // Free-format MP3 (bitrate index 0: `lame --freeformat` above 320 kbps) was refused as "not an audio
     // file": the sniffer wanted a bitrate from the table. A CBR file with every header's bitrate index zeroed
     // stands in for one (no free-format encoder in the test's packages).
