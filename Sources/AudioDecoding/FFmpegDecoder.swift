@@ -72,7 +72,9 @@ final class FFmpegDecoder: AudioDecoder {
         _ = Self.quiet
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
         guard avformat_open_input(&ctx, path, nil, nil) == 0, let ctx else {
-            throw DecodeError(.corrupt, path: path, reason: "FFmpeg cannot open it as media")
+            let isMP4 = (try? ContainerSniffer.sniff(path: path)) == .mp4
+            throw DecodeError(.corrupt, path: path,
+                              reason: (isMP4 ? MP4Index.missing(path: path) : nil) ?? "FFmpeg cannot open it as media")
         }
         handles.formatContext = ctx
         handles.packet = av_packet_alloc()
@@ -207,7 +209,7 @@ final class FFmpegDecoder: AudioDecoder {
             if draining { finish(); return false }
             let readResult = av_read_frame(formatContext, packet)
             if readResult < 0 {
-                if readResult != SPN_AVERROR_EOF { damage = "read error in the container after \(framesDelivered) frames" }
+                if readResult != SPN_AVERROR_EOF { damage = "\(Self.readError) \(framesDelivered) frames" }
                 draining = true
                 avcodec_send_packet(codecContext, nil)
                 continue
@@ -216,7 +218,7 @@ final class FFmpegDecoder: AudioDecoder {
             guard packet.pointee.stream_index == streamIndex else { continue }
             if avcodec_send_packet(codecContext, packet) < 0 {
                 corruptPackets += 1
-                if damage == nil { damage = "corrupt data: some packets could not be decoded" }
+                if damage == nil { damage = Self.badPackets }
                 if corruptPackets > 100 { damage = "decoding stopped: too many corrupt packets"; finish(); return false }
             }
         }
@@ -293,11 +295,18 @@ final class FFmpegDecoder: AudioDecoder {
 
     private func finish() {
         finished = true
-        if damage == nil, frameLimit == nil, let expected = format.frameCount,
+        // A file cut short ends in a packet cut short: that it is short says more than the bad packet, or the
+        // container's read error, at its end (a cut M4A or WavPack was "corrupt data" or "read error").
+        let generic = damage == nil || damage == Self.badPackets || damage!.hasPrefix(Self.readError)
+        if generic, let expected = format.frameCount,
            Double(framesDelivered) < Double(expected) * 0.99 - 4096 {
             damage = "truncated: decoded \(framesDelivered) of about \(expected) frames"
         }
     }
+
+    private static let badPackets = "corrupt data: some packets could not be decoded"
+    private static let readError = "read error in the container after"
+
 
     private static func codecName(_ id: AVCodecID, fallback: String) -> String {
         switch id {

@@ -285,6 +285,31 @@ final class DecoderTests: TemporaryFolderTestCase {
         try assertDuration(dir + "/c.wv", expected: 9.5, codec: "wavpack")
     }
 
+    /// An M4A, ALAC or WavPack file cut short (an unfinished download or copy). Most M4As have their index
+    /// ('moov') after the media: cut, nothing plays, and the error said only "FFmpeg cannot open it as media";
+    /// it says the file was cut short now. One with the index first (`-movflags +faststart`) and a WavPack file
+    /// decode to the cut, which was "corrupt data" and "read error in the container": truncated, it is.
+    func testAnMP4OrWavPackCutShortSaysSo() throws {
+        try encodeSine(seconds: 9.5, to: "end.m4a", ["-c:a", "aac", "-b:a", "128k"])
+        for (name, codec) in [("alac.m4a", ["-c:a", "alac"]), ("first.m4a", ["-c:a", "aac", "-movflags", "+faststart"]),
+                              ("c.wv", ["-c:a", "wavpack"])] {
+            XCTAssertEqual(Synth.run("ffmpeg", ["-y", "-loglevel", "error", "-i", dir + "/src.wav"] + codec + [dir + "/" + name]), 0)
+        }
+        for name in ["end.m4a", "alac.m4a", "first.m4a", "c.wv"] {
+            XCTAssertNil(try decodeAll(dir + "/" + name).2, "whole \(name)")
+            try truncate(dir + "/" + name, keeping: 0.6)
+        }
+        for name in ["end.m4a", "alac.m4a"] {
+            XCTAssertThrowsError(try AudioDecoders.open(path: dir + "/" + name), name) { error in
+                XCTAssertTrue("\(error)".contains("truncated: the file ends 6") && "\(error)".contains("into its 'mdat' box"), "\(error)")
+            }
+        }
+        for name in ["first.m4a", "c.wv"] {
+            let (_, frames, damage) = try decodeAll(dir + "/" + name)
+            XCTAssertEqual(damage, "truncated: decoded \(frames) of about \(Int(9.5 * 44100)) frames", name)
+        }
+    }
+
     /// DSD (DSF and DSDIFF) decodes through FFmpeg to PCM at an eighth of the bit rate, at the level it was
     /// modulated at: a 1 kHz sine of amplitude 0.25 has an RMS of 0.177.
     func testDSDFilesDecodeAtTheirLevel() throws {
