@@ -98,17 +98,29 @@ extension IgnoreFile.Rule {
     private func matchesWhole(_ path: String) -> Bool {
         let segments = pattern.split(separator: "/")
         guard segments.contains("**") else { return fnmatch(pattern, path, FNM_PATHNAME) == 0 }
-        return Self.matches(segments[...], path.split(separator: "/")[...])
+        return Self.matches(segments, path.split(separator: "/"))
     }
 
-    private static func matches(_ pattern: ArraySlice<Substring>, _ path: ArraySlice<Substring>) -> Bool {
-        guard let first = pattern.first else { return path.isEmpty }
-        if first == "**" {
-            let rest = pattern.dropFirst()
-            return (path.startIndex...path.endIndex).contains { matches(rest, path[$0...]) }
+    /// The pattern's segments against the path's, one segment at a time, keeping which path positions can be
+    /// reached so far: trying every split after each `**` in turn took time exponential in their number (a
+    /// line such as `**/a*/**/b*/**/...` could hold up a whole scan).
+    private static func matches(_ pattern: [Substring], _ path: [Substring]) -> Bool {
+        var reachable = [Bool](repeating: false, count: path.count + 1)
+        reachable[0] = true
+        for segment in pattern {
+            var next = [Bool](repeating: false, count: path.count + 1)
+            if segment == "**" {
+                // Any number of folders, none included: every position from the first reachable one on.
+                guard let first = reachable.firstIndex(of: true) else { return false }
+                for j in first...path.count { next[j] = true }
+            } else {
+                let glob = String(segment)
+                for j in path.indices where reachable[j] && fnmatch(glob, String(path[j]), FNM_PATHNAME) == 0 { next[j + 1] = true }
+            }
+            reachable = next
+            guard reachable.contains(true) else { return false }
         }
-        guard let name = path.first, fnmatch(String(first), String(name), FNM_PATHNAME) == 0 else { return false }
-        return matches(pattern.dropFirst(), path.dropFirst())
+        return reachable[path.count]
     }
 }
 

@@ -96,6 +96,27 @@ final class ScannerTests: XCTestCase {
         XCTAssertEqual(try statuses().keys.sorted(), kept.sorted())
     }
 
+    /// Each `**` in a line tried every split of the rest of the path in turn: 25 of them against a path 40
+    /// folders deep took of the order of 10^11 glob matches for one file, and the scan never finished. The
+    /// matcher keeps the reachable positions instead; what it matches is the same.
+    func testManyDoubleStarsInAnIgnoreLineMatchInPolynomialTime() {
+        let pattern = Array(repeating: "a*", count: 26).joined(separator: "/**/") + "/x.flac"
+        let rules = IgnoreFile(text: pattern + "\n").rules
+        let rule = rules[0]
+        let deep = Array(repeating: "ab", count: 40).joined(separator: "/")
+        XCTAssertFalse(rule.matches(path: deep + "/y.flac", name: "y.flac"))
+        XCTAssertTrue(rule.matches(path: deep + "/x.flac", name: "x.flac"))
+        // The same answers as before on the lines gitignore's documentation shows.
+        let cases: [(String, String, Bool)] = [
+            ("F/**/raw/*.flac", "F/raw/a.flac", true), ("F/**/raw/*.flac", "F/x/y/raw/a.flac", true),
+            ("F/**/raw/*.flac", "F/x/raw/y/a.flac", false), ("**/notes", "x/y/notes", true),
+            ("a/**/b", "a/b", true), ("a/**/b", "a/x/b/c", false), ("a/**/**/b", "a/b", true)]
+        for (line, path, expected) in cases {
+            let rule = IgnoreFile(text: line + "\n").rules[0]
+            XCTAssertEqual(rule.matches(path: path, name: String(path.split(separator: "/").last!)), expected, "\(line) ~ \(path)")
+        }
+    }
+
     func testRescanMarksExactlyTheDeletedAndTouchedFiles() throws {
         for i in 1...5 { try write("Artist/Album/0\(i).flac", frequency: 200 + Double(i) * 50) }
         _ = try scan()
