@@ -390,6 +390,27 @@ final class RuntimeTests: XCTestCase {
         XCTAssertEqual(counts?[1] as Int?, 1)
     }
 
+    /// A commit that fails (a full disk) stores none of the results it carried: the run said "2/2 done" for
+    /// files whose analysis was not in the database.
+    func testFilesWhoseCommitFailedAreNotCountedDone() throws {
+        try addTracks(["a.flac", "b.flac", "c.flac"])
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
+        let database = try SpindleDatabase(path: db)
+        let ids = try database.writer.read { try Int64.fetchAll($0, sql: "SELECT id FROM files ORDER BY path") }
+        let journal = try RunJournal(database: database, kind: "analyze")
+        try journal.plan(fileIds: ids)
+        try journal.record(fileId: ids[0], stage: "analyze", status: .done)
+        try journal.flush()
+        for id in ids.dropFirst() { try journal.record(fileId: id, stage: "analyze", status: .done) }
+        struct DiskFull: Error {}
+        XCTAssertThrowsError(try journal.flush(extra: { _ in throw DiskFull() }))
+        try journal.finish(status: .failed)
+        let done = try database.writer.read {
+            try Int.fetchOne($0, sql: "SELECT files_done FROM runs WHERE id = ?", arguments: [journal.runId])
+        }
+        XCTAssertEqual(done, 1)
+    }
+
     /// A file read for tags and then analysed is one file of the run: 3 good files and 1 broken one, each
     /// through both stages, counted 8 before the fix.
     func testARunCountsEachFileOnceAcrossItsStages() throws {

@@ -80,9 +80,18 @@ public final class RunJournal {
         let rows = buffer
         buffer.removeAll(keepingCapacity: true)
         let c = counts
-        try database.writer.write { db in
-            try RunQueries.record(db, run: runId, files: rows, done: c.done, failed: c.failed, skipped: c.skipped)
-            try extra?(db)
+        do {
+            try database.writer.write { db in
+                try RunQueries.record(db, run: runId, files: rows, done: c.done, failed: c.failed, skipped: c.skipped)
+                try extra?(db)
+            }
+        } catch {
+            // Nothing this commit carried is stored (the stages' results ride in `extra`): its files are
+            // pending again, or a run whose last commit failed on a full disk said "6/6 done" with none stored.
+            for row in rows where outcomes[row.fileId] != nil { outcomes[row.fileId] = .pending }
+            counts = (0, 0, 0)
+            for outcome in outcomes.values { count(outcome, by: 1) }
+            throw error
         }
         lastFlush = monotonicSeconds()
     }
