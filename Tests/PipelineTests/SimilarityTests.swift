@@ -307,6 +307,20 @@ final class SimilarityTests: LibraryTestCase {
         XCTAssertTrue(path.hasPrefix("../music/"), String(path))
     }
 
+    /// Before any composite genre exists (`genres build` not run yet), `playlists write` made an empty
+    /// "Spindle Playlists" folder in the library for the media server to show, and said "0 written".
+    func testNoGenresYetMakesNoFolderAndSaysWhatToRun() throws {
+        let database = try SpindleDatabase(path: db)
+        try database.writer.write { try $0.execute(sql: "DELETE FROM genre_memberships; DELETE FROM composite_genres") }
+        let result = try spindle(["playlists", "write"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("playlists: none: the library has no composite genres yet (`spindle genres build` makes them)"),
+                      result.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: library + "/Spindle Playlists"))
+        let json = try json(try spindle(["playlists", "write", "--json"]))
+        XCTAssertEqual((json["playlists"] as? [String: Any])?["composite_genres"] as? Int, 0)
+    }
+
     /// A folder that cannot be made (a library mounted read-only, a path through a file) ended the command
     /// with Foundation's words: 'Error Domain=NSCocoaErrorDomain Code=642 "The volume is read only." UserInfo=…'.
     func testAPlaylistsFolderThatCannotBeMadeSaysWhyAndWhereElse() throws {

@@ -64,7 +64,9 @@ extension LibraryJobs {
                 parts.append("genres: \(g.genres) composite genres, \(g.memberships) memberships (\(g.dropped) candidates dropped)")
             }
             if let r = reportWritten { parts.append("report: \(r)") }
-            if let p = playlists {
+            if let p = playlists, p.genres == 0, p.written + p.unchanged + p.removed + p.skipped.count == 0 {
+                parts.append("playlists: none: the library has no composite genres yet (`spindle genres build` makes them)")
+            } else if let p = playlists {
                 parts.append(TerminalText.safe("playlists: \(p.written) written, \(p.unchanged) unchanged, \(p.removed) removed, "
                     + "\(p.skipped.count) left alone, in \(p.folder)"))
             }
@@ -103,7 +105,7 @@ extension LibraryJobs {
             if let p = playlists {
                 pairs.append(("playlists", .object([
                     ("folder", .string(p.folder)), ("written", .from(p.written)), ("unchanged", .from(p.unchanged)),
-                    ("removed", .from(p.removed)),
+                    ("removed", .from(p.removed)), ("composite_genres", .from(p.genres)),
                     ("left_alone", .array(p.skipped.map { .object([("file", .string($0.file)), ("reason", .string($0.reason))]) })),
                 ])))
             }

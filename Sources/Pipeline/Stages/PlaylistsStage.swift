@@ -17,6 +17,8 @@ public enum PlaylistsStage {
         public var skipped: [(file: String, reason: String)] = []
         /// Tracks no playlist can list: a line break in the path (`M3U.canList`).
         public var unlisted: [String] = []
+        /// The library's composite genres, one playlist each.
+        public var genres = 0
     }
 
     /// The folder a run writes to: the command line's, the config file's `[playlists] dir`, else
@@ -39,17 +41,21 @@ public enum PlaylistsStage {
     }
 
     public static func run(database: SpindleDatabase, root: LibraryRoot, rootId: Int64, folder requested: String) throws -> Report {
-        try makeFolder(requested)
         // Relative paths are computed between real locations, so a symlinked folder still points right.
-        let folder = URL(fileURLWithPath: requested).resolvingSymlinksInPath().path
-        let realRoot = URL(fileURLWithPath: root.path).resolvingSymlinksInPath().path
-        let library = try SonicLibrary.load(database, rootId: rootId)
-        let tracks = Dictionary(uniqueKeysWithValues: library.rows.map { ($0.input.path, $0.input) })
+        var folder = URL(fileURLWithPath: requested).resolvingSymlinksInPath().path
         let (genres, known) = try database.writer.read { db in
             (try GenreQueries.stored(db, rootId: rootId), try PlaylistQueries.written(db, in: folder))
         }
+        // Nothing to write and nothing of Spindle's to remove: no empty folder in the library for the media
+        // server to show (genres not built yet, or a library too small for any).
+        if genres.isEmpty && known.isEmpty { return Report(folder: folder) }
+        try makeFolder(requested)
+        folder = URL(fileURLWithPath: requested).resolvingSymlinksInPath().path
+        let realRoot = URL(fileURLWithPath: root.path).resolvingSymlinksInPath().path
+        let library = try SonicLibrary.load(database, rootId: rootId)
+        let tracks = Dictionary(uniqueKeysWithValues: library.rows.map { ($0.input.path, $0.input) })
         let ours = Dictionary(uniqueKeysWithValues: known.map { ($0.file, $0) })
-        var report = Report(folder: folder)
+        var report = Report(folder: folder, genres: genres.count)
         var targets = Set<String>()
         for (genre, members) in genres.sorted(by: { $0.0.name < $1.0.name }) {
             var file = folder + "/" + fileName(genre.name) + ".m3u8"
