@@ -61,6 +61,11 @@ public enum AnalysisQueries {
     /// see any value other than their own as stale).
     static let legacyAnalyzerVersion = 3
 
+    /// SQL: the analysis row `a` is of the content file `f` holds now. A row of other content (the file replaced
+    /// since, a copy laid over it, samples rewritten in place) is no result of this file's until it is analysed
+    /// again: no query hands it out as one (write-analysis, the read API, genres, similarity, status).
+    static let ofCurrentContent = "a.content_key IS f.content_key"
+
     /// The one definition of a current analysis: a row for the file's present content holding, for every
     /// wanted analyzer, its current version or a newer one. Everything else is stale. A newer one is a newer
     /// Spindle's: redoing it with older code made two installs (a cron job's and a newer build) take turns
@@ -68,7 +73,7 @@ public enum AnalysisQueries {
     /// version (what a migration leaves to have it redone) is stale: compared as it was, SQL's NULL made such
     /// a row neither current nor stale, and it was never analysed again.
     static func current(_ versions: [String: Int]) -> (sql: String, arguments: StatementArguments) {
-        var sql = "a.content_key IS f.content_key"
+        var sql = ofCurrentContent
         var arguments = StatementArguments()
         for name in versions.keys.sorted() {
             sql += " AND coalesce(json_extract(a.analyzer_versions, ?), 0) >= ?"
@@ -84,7 +89,7 @@ public enum AnalysisQueries {
         let stale = force ? "1" : "(a.file_id IS NULL OR NOT \(current.sql))"
         return try Row.fetchAll(db, sql: """
             SELECT f.id, f.path, f.content_key, f.size, t.duration_s,
-                   CASE WHEN a.content_key IS f.content_key THEN a.analyzer_versions END
+                   CASE WHEN \(ofCurrentContent) THEN a.analyzer_versions END
             FROM files f
             LEFT JOIN analysis a ON a.file_id = f.id LEFT JOIN tracks t ON t.file_id = f.id
             WHERE f.root_id = ? AND f.status = 'present' AND \(stale)
@@ -132,7 +137,7 @@ public enum AnalysisQueries {
     public static func storedVersions(_ db: Database) throws -> [(versions: [String: Int], files: Int)] {
         try Row.fetchAll(db, sql: """
             SELECT a.analyzer_versions, COUNT(*) FROM analysis a JOIN files f ON f.id = a.file_id
-            WHERE f.status = 'present' AND a.content_key IS f.content_key AND a.analyzer_versions IS NOT NULL
+            WHERE f.status = 'present' AND \(ofCurrentContent) AND a.analyzer_versions IS NOT NULL
             GROUP BY a.analyzer_versions
             """).map { (AnalysisVersions.decode($0[0]), $0[1]) }
     }
@@ -262,7 +267,7 @@ public enum AnalysisQueries {
     public static func featureVectorCount(_ db: Database) throws -> Int {
         try Int.fetchOne(db, sql: """
             SELECT COUNT(*) FROM analysis a JOIN files f ON f.id = a.file_id
-            WHERE f.status = 'present' AND a.status = 'ok' AND a.features IS NOT NULL AND a.content_key IS f.content_key
+            WHERE f.status = 'present' AND a.status = 'ok' AND a.features IS NOT NULL AND \(ofCurrentContent)
             """) ?? 0
     }
 
@@ -270,7 +275,7 @@ public enum AnalysisQueries {
     public static func frames(_ db: Database, rootPath: String, path: String) throws -> VisFramesRecord? {
         try VisFramesRecord.fetchOne(db, sql: """
             SELECT v.* FROM vis_frames v JOIN files f ON f.id = v.file_id
-            JOIN analysis a ON a.file_id = f.id AND a.content_key IS f.content_key
+            JOIN analysis a ON a.file_id = f.id AND \(ofCurrentContent)
             JOIN library_roots r ON r.id = f.root_id WHERE r.path = ? AND f.path = ?
             """, arguments: [rootPath, path])
     }
@@ -323,7 +328,7 @@ public enum AnalysisQueries {
                    t.album, t.album_artist, a.key, a.bpm_confidence, t.musicbrainz_album_id,
                    json_extract(a.analyzer_versions, '$.tempo') IS NOT NULL,
                    json_extract(a.analyzer_versions, '$.features') IS NOT NULL,
-                   a.content_key, a.content_key IS f.content_key, a.damage IS NOT NULL,
+                   a.content_key, \(ofCurrentContent), a.damage IS NOT NULL,
                    \(withdrawableTags.map { "json_extract(t.properties, '$.\($0)[0]')" }.joined(separator: ", "))
             FROM files f JOIN library_roots r ON r.id = f.root_id
             JOIN analysis a ON a.file_id = f.id AND a.status = 'ok' LEFT JOIN tracks t ON t.file_id = f.id

@@ -27,7 +27,7 @@ public enum GenreQueries {
                    json_extract(a.analyzer_versions, '$.features'), t.file_id AS has_track, a.duration_s,
                    a.bpm_confidence, a.bpm_alternative, a.trail_silence_start_s - a.lead_silence_end_s
             FROM files f LEFT JOIN tracks t ON t.file_id = f.id
-            LEFT JOIN analysis a ON a.file_id = f.id AND a.status = 'ok' AND a.content_key IS f.content_key
+            LEFT JOIN analysis a ON a.file_id = f.id AND a.status = 'ok' AND \(AnalysisQueries.ofCurrentContent)
             WHERE f.root_id = ? AND f.status = 'present' ORDER BY f.path
             """, arguments: [rootId])
         let tracks = try TrackRecord.filter(keys: rows.compactMap { $0["has_track"] as Int64? }).fetchAll(db)
@@ -54,7 +54,7 @@ public enum GenreQueries {
     /// The vector state of the present file at `path`; nil when there is no such file.
     public static func vectorState(_ db: Database, rootId: Int64, path: String) throws -> VectorState? {
         try Row.fetchOne(db, sql: """
-            SELECT a.file_id IS NOT NULL AND a.content_key IS f.content_key
+            SELECT a.file_id IS NOT NULL AND \(AnalysisQueries.ofCurrentContent)
                    AND (a.status != 'ok' OR json_extract(a.analyzer_versions, '$.features') IS NOT NULL),
                    CASE WHEN a.status != 'ok' THEN coalesce(a.error, 'no reason recorded') END,
                    coalesce(a.is_silent, 0), a.features IS NOT NULL, a.duration_s

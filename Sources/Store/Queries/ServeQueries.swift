@@ -24,7 +24,7 @@ public enum ServeQueries {
     /// are not its, and a player crossfading on another recording's silences cuts the music.
     public static func profile(_ db: Database, rootId: Int64, path: String) throws -> TrackProfile? {
         try TrackProfile.fetchOne(db, sql: """
-            SELECT f.path, a.*, a.content_key IS f.content_key AS current_content FROM files f JOIN analysis a ON a.file_id = f.id
+            SELECT f.path, a.*, \(AnalysisQueries.ofCurrentContent) AS current_content FROM files f JOIN analysis a ON a.file_id = f.id
             WHERE f.root_id = ? AND f.path = ? AND f.status = 'present'
             """, arguments: [rootId, path])
     }
@@ -33,7 +33,7 @@ public enum ServeQueries {
     public static func frames(_ db: Database, rootId: Int64, path: String) throws -> VisFramesRecord? {
         try VisFramesRecord.fetchOne(db, sql: """
             SELECT v.* FROM vis_frames v JOIN files f ON f.id = v.file_id
-            JOIN analysis a ON a.file_id = f.id AND a.content_key IS f.content_key
+            JOIN analysis a ON a.file_id = f.id AND \(AnalysisQueries.ofCurrentContent)
             WHERE f.root_id = ? AND f.path = ? AND f.status = 'present'
             """, arguments: [rootId, path])
     }
