@@ -464,7 +464,11 @@ final class MigrationTests: XCTestCase {
             XCTAssertEqual(row["silence_end"], 0.5)        // where leading silence ends
             XCTAssertEqual(row["lufs"], -9.5)
             XCTAssertEqual(row["bpm"], 120.0)
+            XCTAssertEqual(row["library"], "/music")
         }
+        // Another recording laid over the file: its old analysis is no profile of it until analysed again.
+        try db.writer.write { try $0.execute(sql: "UPDATE files SET content_key = 'other'") }
+        XCTAssertNil(try db.writer.read { try Row.fetchOne($0, sql: "SELECT * FROM smart_dj_profiles") })
     }
 
     func testDefaultPathFollowsXDG() {
