@@ -307,7 +307,6 @@ final class FFmpegDecoder: AudioDecoder {
     private static let badPackets = "corrupt data: some packets could not be decoded"
     private static let readError = "read error in the container after"
 
-
     private static func codecName(_ id: AVCodecID, fallback: String) -> String {
         switch id {
         case AV_CODEC_ID_AAC: return "aac"

@@ -50,7 +50,7 @@ public enum OggPages {
     /// (the end-of-stream flag), whatever follows. libsndfile looks for the last page at the file's end:
     /// junk after it (zero padding, a download site's text) hid the end, and a whole file passed for one
     /// cut short.
-    public static func reachesEndOfStream(path: String) -> Bool {
+    static func reachesEndOfStream(path: String) -> Bool {
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return false }
         return data.withUnsafeBytes { raw in
             let b = raw.bindMemory(to: UInt8.self)
