@@ -76,10 +76,10 @@ final class SonicSpaceTests: XCTestCase {
         let space = try XCTUnwrap(SonicSpace(SonicFixture.tracks(), names: SonicFixture.names))
         var share: [SonicSpace.Group: Double] = [:]
         for (j, name) in space.names.enumerated() { share[SonicSpace.Group.of(name), default: 0] += Double(space.weights[j] * space.weights[j]) }
-        XCTAssertEqual(share[.timbre]!, 0.50, accuracy: 1e-5)
-        XCTAssertEqual(share[.rhythm]!, 0.20, accuracy: 1e-5)
+        XCTAssertEqual(share[.timbre]!, 0.60, accuracy: 1e-5)
+        XCTAssertEqual(share[.rhythm]!, 0.25, accuracy: 1e-5)
         XCTAssertEqual(share[.tonal]!, 0.15, accuracy: 1e-5)
-        XCTAssertNil(share[.percussion], "vectors of features analyzer version 3 have no percussive share")
+        // Features analyzer version 4's percussive share is a rhythm dimension: the group keeps its share.
         let names = SonicFixture.names + ["percussive_log"]
         let tracks = SonicFixture.tracks().enumerated().map { i, t in
             var t = t
@@ -87,19 +87,12 @@ final class SonicSpaceTests: XCTestCase {
             return t
         }
         let withPercussion = try XCTUnwrap(SonicSpace(tracks, names: names))
-        let j = try XCTUnwrap(withPercussion.names.firstIndex(of: "percussive_log"))
-        XCTAssertEqual(SonicSpace.Group.of("percussive_log"), .percussion)
-        XCTAssertEqual(Double(withPercussion.weights[j] * withPercussion.weights[j]), 0.15, accuracy: 1e-5)
-    }
-
-    func testTheWhyOfAnOlderVectorNeverNamesAGroupItLacks() throws {
-        // Vectors of features analyzer version 3 have no percussion dimension: its distance is 0, which made
-        // every pair with no close trait "closest in percussion".
-        let space = try XCTUnwrap(SonicSpace(SonicFixture.tracks(), names: SonicFixture.names))
-        let whys = (0..<space.count).flatMap { a in (0..<space.count).filter { $0 != a }.map { space.why(a, $0) } }
-        let fallbacks = whys.filter { $0.contains("closest in") }
-        XCTAssertFalse(fallbacks.isEmpty, "some pairs share no close trait")
-        XCTAssertFalse(fallbacks.contains { $0.contains("percussion") }, "\(Set(fallbacks))")
+        XCTAssertEqual(SonicSpace.Group.of("percussive_log"), .rhythm)
+        var rhythm = 0.0
+        for (j, name) in withPercussion.names.enumerated() where SonicSpace.Group.of(name) == .rhythm {
+            rhythm += Double(withPercussion.weights[j] * withPercussion.weights[j])
+        }
+        XCTAssertEqual(rhythm, 0.25, accuracy: 1e-5)
     }
 
     func testKeyRelationsFollowTheCamelotWheel() throws {

@@ -26,9 +26,7 @@ extension SonicSpace {
         if !close.isEmpty {
             parts.append("similar " + close.map(\.0.noun).joined(separator: " and "))
         } else {
-            // Only groups with dimensions here: vectors of an older analyzer have no percussion, at distance 0.
-            let present = Group.allCases.filter { g in names.contains { Group.of($0) == g } }
-            let group = present.min { groupDistance(a, b, $0) < groupDistance(a, b, $1) }!
+            let group = Group.allCases.min { groupDistance(a, b, $0) < groupDistance(a, b, $1) }!
             parts.append("closest in \(group.rawValue)")
         }
         return parts.joined(separator: ", ")
