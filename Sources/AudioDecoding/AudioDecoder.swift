@@ -46,10 +46,10 @@ public enum AudioDecoders {
             throw DecodeError(.notAudio, path: path, reason: "a folder with no audio files under it")
         }
         let container = try ContainerSniffer.sniff(path: path)
+        let size = Int64(st.st_size)
         let decoder: any AudioDecoder
         switch container {
         case .mp3:
-            let size = Int64(st.st_size)
             let mpg123 = try Mpg123Decoder(path: path, size: size)
             // Junk inside the stream: libmpg123 would stop there, and a song be analysed up to the damage, its
             // "trailing silence" where a crossfading player then fades out. FFmpeg decodes past it, as players do.
@@ -71,15 +71,22 @@ public enum AudioDecoders {
             if let flac = try? FLACDecoder(path: path) {
                 decoder = flac
             } else {
-                decoder = try throughLibsndfile(path: path, container: container, size: Int64(st.st_size))
+                decoder = try throughLibsndfile(path: path, container: container, size: size)
             }
         case .wav, .aiff, .au, .ogg:
-            decoder = try throughLibsndfile(path: path, container: container, size: Int64(st.st_size))
+            decoder = try throughLibsndfile(path: path, container: container, size: size)
         case .rifx:
             // Never FFmpeg: this build reads a big-endian WAV's 16-bit samples as little-endian, and a sine
             // comes out as full-scale noise. What libsndfile cannot open is refused.
             decoder = try SndfileDecoder(path: path)
-        case .mp4, .adts, .wavpack, .ape, .asf, .caf, .matroska:
+        case .mp4:
+            // Most encoders write an MP4's index after its media: one cut short cannot be opened, and FFmpeg's
+            // "cannot open it as media" becomes how far the file got.
+            do { decoder = try FFmpegDecoder(path: path) } catch let error as DecodeError {
+                guard let cut = MP4Index.missing(path: path) else { throw error }
+                throw DecodeError(error.kind, path: path, reason: cut)
+            }
+        case .adts, .wavpack, .ape, .asf, .caf, .matroska:
             decoder = try FFmpegDecoder(path: path)
         case .unknown:
             // TrueAudio, Musepack, AC-3 and whatever else FFmpeg recognises by probing: anything it can open

@@ -72,9 +72,7 @@ final class FFmpegDecoder: AudioDecoder {
         _ = Self.quiet
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
         guard avformat_open_input(&ctx, path, nil, nil) == 0, let ctx else {
-            let isMP4 = (try? ContainerSniffer.sniff(path: path)) == .mp4
-            throw DecodeError(.corrupt, path: path,
-                              reason: (isMP4 ? MP4Index.missing(path: path) : nil) ?? "FFmpeg cannot open it as media")
+            throw DecodeError(.corrupt, path: path, reason: "FFmpeg cannot open it as media")
         }
         handles.formatContext = ctx
         handles.packet = av_packet_alloc()
