@@ -135,7 +135,7 @@ public enum AnalysisTags {
             Track(fileId: row.fileId, path: row.path, codec: row.codec, bpm: row.bpm, bpmConfidence: row.bpmConfidence,
                   key: row.key.flatMap(MusicalKey.init(name:)), lufs: row.lufs, truePeakDB: row.truePeakDB,
                   album: key.flatMap { joined[$0] }, withdrawn: Self.withdrawn(row, lastWrites: lastWrites),
-                  current: row.current && !row.partial)
+                  current: row.writable)
         }
         var notes: [String] = []
         // Album loudness and peak over every track of the album in the library.
@@ -164,7 +164,7 @@ public enum AnalysisTags {
             }
         }
         let wanted = paths.map(Set.init)
-        let left = rows.filter { !($0.current && !$0.partial) && wanted?.contains($0.path) ?? true }
+        let left = rows.filter { !$0.writable && wanted?.contains($0.path) ?? true }
         func example(_ paths: [String]) -> String { paths.first.map { " (\($0)\(paths.count > 1 ? ", ..." : ""))" } ?? "" }
         let changed = left.filter { !$0.current }.map(\.path), partial = left.filter { $0.current }.map(\.path)
         if !changed.isEmpty {

@@ -171,7 +171,7 @@ public enum AnalysisQueries {
     /// The analyses of files whose audio changed though their content key did not (PCM rewritten in place, its
     /// size and silent ends as they were) are made stale: no content key is theirs, so they are analysed again.
     public static func makeStale(_ db: Database, fileIds: [Int64]) throws {
-        for id in fileIds { try db.execute(sql: "UPDATE analysis SET content_key = NULL WHERE file_id = ?", arguments: [id]) }
+        try forgetContent(of: AnalysisRecord.self, fileIds: fileIds, in: db)
     }
 
     /// A file another tool rewrote, whose audio key is the one its analysis was made with, keeps that analysis,
@@ -311,6 +311,8 @@ public enum AnalysisQueries {
         public var current: Bool
         /// Whether the analysis is of part of the file only (`damage`: cut short, or still being copied then).
         public var partial: Bool
+        /// Whether the results may go into the file's tags: of its present content, and of all of it.
+        public var writable: Bool { current && !partial }
     }
 
     /// The tags `forTags` reads back from each file: those `write-analysis` writes and may take back.

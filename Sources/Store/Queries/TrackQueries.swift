@@ -16,10 +16,7 @@ public enum TrackQueries {
 
     /// Marks these files' tags to be read again by the next tags stage, whatever content they were read for.
     public static func readAgain(_ db: Database, fileIds: [Int64]) throws {
-        for chunk in stride(from: 0, to: fileIds.count, by: 500) {
-            let ids = fileIds[chunk..<min(fileIds.count, chunk + 500)]
-            try TrackRecord.filter(keys: ids).updateAll(db, Column("content_key").set(to: nil))
-        }
+        try forgetContent(of: TrackRecord.self, fileIds: fileIds, in: db)
     }
 
     public static func track(_ db: Database, fileId: Int64) throws -> TrackRecord? {
