@@ -49,17 +49,20 @@ public final class RunLock {
     /// The lock beside the database file itself: a database reached through a symlink (or a symlinked folder)
     /// is locked where it lives, as SQLite keeps its -wal and -shm there. Taken beside the link, a run started
     /// by that path ran beside one started by the real path, and closed it as interrupted.
-    static func lockPath(_ databasePath: String) -> String {
+    static func lockPath(_ databasePath: String) -> String { realPath(databasePath) + ".lock" }
+
+    /// Where the database file lives, links resolved (what its side files are named after).
+    static func realPath(_ databasePath: String) -> String {
         if let real = realpath(databasePath, nil) {
             defer { free(real) }
-            return String(cString: real) + ".lock"
+            return String(cString: real)
         }
-        // Not made yet: beside it in its folder, the folder's links resolved.
+        // Not made yet: in its folder, the folder's links resolved.
         let folder = (databasePath as NSString).deletingLastPathComponent
         let name = (databasePath as NSString).lastPathComponent
-        guard let real = realpath(folder.isEmpty ? "." : folder, nil) else { return databasePath + ".lock" }
+        guard let real = realpath(folder.isEmpty ? "." : folder, nil) else { return databasePath }
         defer { free(real) }
-        return String(cString: real) + "/" + name + ".lock"
+        return String(cString: real) + "/" + name
     }
 
     /// `status` and the server's `/health` look whether the lock is held with a shared lock taken for an

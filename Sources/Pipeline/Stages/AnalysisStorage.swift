@@ -9,7 +9,9 @@ enum AnalysisStorage {
     /// The blob output that goes to `vis_frames` rather than to a column.
     static let framesOutput = "vis_frames"
 
-    static func write(_ outcome: FileAnalysisOutcome, fileId: Int64, contentKey: String?, options: AnalysisOptions) -> AnalysisWrite {
+    /// `framesFile`: where the worker left the frames instead of the outcome (`FramesHandoff.file`).
+    static func write(_ outcome: FileAnalysisOutcome, fileId: Int64, contentKey: String?, options: AnalysisOptions,
+                      framesFile: String? = nil) -> AnalysisWrite {
         let ran = AnalyzerRegistry.all.filter { options.enabled.contains($0.name) }
         var write = AnalysisWrite(fileId: fileId, contentKey: contentKey, status: outcome.error == nil ? .ok : .error,
                                   seconds: outcome.seconds,
@@ -33,6 +35,9 @@ enum AnalysisStorage {
         if let frames = outcome.analysis?.frames {
             write.frames = VisFramesRecord(fileId: fileId, fps: frames.fps, bands: frames.bands, count: frames.count,
                                            data: Data(frames.data))
+        } else if let framesFile, let fps = values["frames_fps"]?.double, let bands = values["frames_bands"]?.int,
+                  let count = values["frames_count"]?.int {
+            write.framesFile = VisFramesFile(fileId: fileId, fps: fps, bands: bands, count: count, path: framesFile)
         }
         return write
     }

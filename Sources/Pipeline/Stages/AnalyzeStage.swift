@@ -63,12 +63,16 @@ public enum AnalyzeStage {
             report.seconds = monotonicSeconds() - started
             return report
         }
+        let framesFolder = FramesFolder.make(for: context.database.path)
+        defer { framesFolder.map(FramesFolder.remove) }
+        let handoff = framesFolder.map { FramesHandoff.file(folder: $0) } ?? .inReply
         let jobs = files.enumerated().map { i, file -> PoolJob in
             // Proportional to the track's length: from its tags, else from its size at a low bitrate.
             let duration = file.durationS ?? Double(file.size) / 8000
             // Only the analyzers whose results are stale: a new tempo estimator re-runs tempo, not loudness.
             let stale = Set(versions.filter { file.currentVersions[$0.key] != $0.value }.keys)
-            return PoolJob(job: WorkerJob(id: i, kind: .analyze, path: context.root.absolute(file.path), analyzers: stale),
+            return PoolJob(job: WorkerJob(id: i, kind: .analyze, path: context.root.absolute(file.path), analyzers: stale,
+                                          frames: handoff),
                            relativePath: file.path, fileId: file.fileId, contentKey: file.contentKey,
                            timeout: runtime.timeout(audioSeconds: duration))
         }
@@ -77,6 +81,8 @@ public enum AnalyzeStage {
         func flush() throws {
             let batch = pending
             pending.removeAll()
+            // Stored or not, a batch's frames files are done with: a failed commit leaves its files pending.
+            defer { for result in batch { if let file = result.reply?.framesFile { unlink(file) } } }
             try context.journal.flush { db in
                 for result in batch {
                     if let outcome = result.reply?.analysis {
@@ -84,7 +90,8 @@ public enum AnalyzeStage {
                         var only = options
                         only.enabled = result.job.job.analyzers ?? options.enabled
                         try AnalysisQueries.save(AnalysisStorage.write(outcome, fileId: result.job.fileId,
-                                                                       contentKey: result.job.contentKey, options: only), in: db)
+                                                                       contentKey: result.job.contentKey, options: only,
+                                                                       framesFile: result.reply?.framesFile), in: db)
                         let copying = monotonicSeconds()
                         for copy in copies.followers[result.job.fileId] ?? [] {
                             try AnalysisQueries.copy(from: result.job.fileId, to: copy.fileId, in: db)

@@ -18,7 +18,8 @@ enum FileJobs {
             // The length is unknown before decoding: estimate it from the size at a low bitrate.
             var st = stat()
             let size = stat(file, &st) == 0 ? Double(st.st_size) : 0
-            return PoolJob(job: WorkerJob(id: i, kind: kind, path: file, profile: profile), relativePath: file, fileId: Int64(i),
+            // Their callers print the frames' count, not the frames.
+            return PoolJob(job: WorkerJob(id: i, kind: kind, path: file, profile: profile, frames: .leftOut), relativePath: file, fileId: Int64(i),
                            contentKey: nil, timeout: settings.runtime.timeout(audioSeconds: size / 8000))
         }
         var outcomes = [FileAnalysisOutcome?](repeating: nil, count: files.count)

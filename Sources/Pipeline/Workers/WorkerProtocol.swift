@@ -13,13 +13,16 @@ struct WorkerJob: Codable, Sendable {
     var profile = false
     /// Only these of the enabled analyzers (the ones whose results are stale for this file); nil: all.
     var analyzers: Set<String>?
+    var frames: FramesHandoff
 
-    init(id: Int, kind: Kind, path: String, profile: Bool = false, analyzers: Set<String>? = nil) {
+    init(id: Int, kind: Kind, path: String, profile: Bool = false, analyzers: Set<String>? = nil,
+         frames: FramesHandoff = .inReply) {
         self.id = id
         self.kind = kind
         self.path = path
         self.profile = profile
         self.analyzers = analyzers
+        self.frames = frames
     }
 }
 
@@ -29,6 +32,8 @@ struct WorkerReply: Codable, Sendable {
     var tags: TagSnapshot?
     var tagError: String?
     var analysis: FileAnalysisOutcome?
+    /// Where the visualiser frames went when the job asked for a file (`FramesHandoff.file`).
+    var framesFile: String?
 }
 
 /// The settings a worker is started with (as one JSON argument).
@@ -73,7 +78,9 @@ public enum WorkerMain {
             case .analyze:
                 var options = settings.analysis
                 if let only = job.analyzers { options.enabled.formIntersection(only) }
-                reply.analysis = FileAnalysis.run(path: job.path, options: options, profile: job.profile)
+                var outcome = FileAnalysis.run(path: job.path, options: options, profile: job.profile)
+                reply.framesFile = job.frames.apply(to: &outcome, job: job.id)
+                reply.analysis = outcome
             case .decode:
                 reply.analysis = FileAnalysis.run(path: job.path, options: settings.analysis, analyze: false)
             }

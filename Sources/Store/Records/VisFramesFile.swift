@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Visualiser frames waiting in a file (a worker's hand-off), stored into `vis_frames` a piece at a time:
+/// the row is made with a zero blob of the file's size, which SQLite's incremental blob I/O then fills, so a
+/// long recording's frames never sit in memory whole.
+public struct VisFramesFile: Sendable {
+    public var fileId: Int64
+    public var fps: Double
+    public var bands: Int
+    public var count: Int
+    public var path: String
+
+    public init(fileId: Int64, fps: Double, bands: Int, count: Int, path: String) {
+        self.fileId = fileId; self.fps = fps; self.bands = bands; self.count = count; self.path = path
+    }
+
+    /// The hand-off file is missing, short or unreadable.
+    public struct Unreadable: Error, CustomStringConvertible, Sendable {
+        public var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// 1 MiB: enough that the copy costs nothing beside the analysis.
+    static let piece = 1 << 20
+
+    /// Upserts the row; throws when the file cannot be read or does not hold `count` frames of `bands` bytes.
+    func store(_ db: Database) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Unreadable("cannot read the visualiser frames of file \(fileId) at \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, Int(info.st_size) == count * bands else {
+            throw Unreadable("the visualiser frames of file \(fileId) at \(path) are not \(count) frames of \(bands) bytes")
+        }
+        let size = count * bands
+        try db.execute(sql: """
+            INSERT INTO vis_frames (file_id, fps, bands, count, data) VALUES (?, ?, ?, ?, zeroblob(?))
+            ON CONFLICT(file_id) DO UPDATE SET fps = excluded.fps, bands = excluded.bands, count = excluded.count,
+                                               data = excluded.data
+            """, arguments: [fileId, fps, bands, count, size])
+        guard size > 0 else { return }
+        var blob: OpaquePointer?
+        let opened = sqlite3_blob_open(db.sqliteConnection, "main", "vis_frames", "data", fileId, 1, &blob)
+        defer { sqlite3_blob_close(blob) }
+        guard opened == SQLITE_OK, let blob else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: opened), message: "opening the frames blob of file \(fileId)")
+        }
+        var buffer = [UInt8](repeating: 0, count: min(size, Self.piece))
+        var offset = 0
+        while offset < size {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, min($0.count, size - offset)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw Unreadable("the visualiser frames of file \(fileId) at \(path) ended early") }
+            let wrote = buffer.withUnsafeBytes { sqlite3_blob_write(blob, $0.baseAddress!, Int32(n), Int32(offset)) }
+            guard wrote == SQLITE_OK else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: wrote), message: "writing the frames blob of file \(fileId)")
+            }
+            offset += n
+        }
+    }
+}

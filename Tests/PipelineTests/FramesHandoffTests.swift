@@ -1,0 +1,81 @@
+import Analysis
+import Foundation
+import GRDB
+@testable import Pipeline
+import Store
+import TestSupport
+import XCTest
+
+/// The visualiser frames grow with the track. They came back from a worker as base64 inside its JSON reply,
+/// and the run's own process held six times them at once: a 3-hour file took it from 64 to 127 MB, a day-long
+/// recording would take it past a small server's memory, and the run with it. Now they go through a file
+/// beside the database, which SQLite reads in pieces.
+final class FramesHandoffTests: LibraryTestCase {
+    /// A job in the worker's protocol, written out by hand so that it reads the same to every version.
+    private func workerReply(to job: String) throws -> (line: String, reply: [String: Any]) {
+        let settings = String(decoding: try JSONEncoder().encode(WorkerSettings(analysis: AnalysisOptions())), as: UTF8.self)
+        let jobFile = dir + "/job.jsonl"
+        try (job + "\n").write(toFile: jobFile, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["-c", #"exec "$0" worker --settings "$1" < "$2""#, CLI.executable, settings, jobFile], shell: true)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let line = try XCTUnwrap(result.stdout.split(separator: "\n").first.map(String.init), result.stderr)
+        return (line, try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]))
+    }
+
+    private func json(_ s: String) -> String { String(decoding: try! JSONEncoder().encode(s), as: UTF8.self) }
+
+    func testAWorkerAskedForAFileLeavesTheFramesThereAndAnswersInAFewLines() throws {
+        let track = dir + "/minute.wav"
+        try Synth.write(Synth.noise(seconds: 60, rmsDBFS: -20, channels: 1), to: track, format: .wav16, channels: 1)
+        let folder = dir + "/handoff"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let (line, reply) = try workerReply(to: #"{"id":5,"kind":"analyze","path":\#(json(track)),"profile":false,"frames":{"file":{"folder":\#(json(folder))}}}"#)
+        // A minute of frames is 57,600 bytes, 76,800 in base64: the reply holds the other results only.
+        XCTAssertLessThan(line.utf8.count, 8000)
+        let file = try XCTUnwrap(reply["framesFile"] as? String, "no frames file in \(line.prefix(300))")
+        XCTAssertTrue(file.hasPrefix(folder + "/"))
+        let handedOver = try XCTUnwrap(FileManager.default.contents(atPath: file))
+        let direct = try XCTUnwrap(FileAnalysis.run(path: track, options: AnalysisOptions()).analysis?.frames)
+        XCTAssertEqual(direct.count, 1800)
+        XCTAssertEqual([UInt8](handedOver), direct.data)
+
+        // `inspect` prints the count only: the bytes are left out, the count stays.
+        let (counted, _) = try workerReply(to: #"{"id":6,"kind":"analyze","path":\#(json(track)),"profile":false,"frames":{"leftOut":{}}}"#)
+        XCTAssertLessThan(counted.utf8.count, 8000)
+        XCTAssertTrue(counted.contains(#""frames_count""#), String(counted.prefix(300)))
+    }
+
+    func testAnalysedFramesAreStoredWholeAndNoHandOffFolderOutlivesTheRun() throws {
+        let long = library + "/long.wav", short = library + "/short.flac"
+        try Synth.write(Synth.noise(seconds: 40, rmsDBFS: -20), to: long, format: .wav16)
+        try Synth.write(Synth.sine(frequency: 440, seconds: 3), to: short, format: .flac16)
+        // A run killed mid-stage left its folder; another file of that name stays.
+        let abandoned = db + ".frames-999999"
+        try FileManager.default.createDirectory(atPath: abandoned, withIntermediateDirectories: false)
+        FileManager.default.createFile(atPath: abandoned + "/999999-0", contents: Data(count: 64))
+        let unrelated = db + ".frames-notes"
+        FileManager.default.createFile(atPath: unrelated, contents: Data("mine".utf8))
+
+        let run = try spindle(["analyze"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let stored = try SpindleDatabase(path: db).writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT f.path, v.fps, v.bands, v.count, v.data FROM vis_frames v JOIN files f ON f.id = v.file_id ORDER BY f.path")
+        }
+        XCTAssertEqual(stored.map { $0["path"] as String }, ["long.wav", "short.flac"])
+        for row in stored {
+            let path: String = row["path"]
+            let direct = try XCTUnwrap(FileAnalysis.run(path: library + "/" + path, options: AnalysisOptions()).analysis?.frames)
+            XCTAssertEqual(row["count"] as Int, direct.count, path)
+            XCTAssertEqual(row["bands"] as Int, direct.bands, path)
+            XCTAssertEqual([UInt8](row["data"] as Data), direct.data, path)
+        }
+        XCTAssertEqual(stored.first.map { $0["count"] as Int }, 1200)
+
+        let beside = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("spindle.db.frames-") }
+        XCTAssertEqual(beside, ["spindle.db.frames-notes"])
+        // Stored in the database, the files are read back as before.
+        let frames = try spindle(["frames", "long.wav", "--json"])
+        XCTAssertEqual(frames.status, 0, frames.stderr)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(frames.stdout.utf8)) as? [[Double]])?.count, 1200)
+    }
+}
