@@ -24,23 +24,56 @@ struct FramesRoute: Sendable {
         let resolution = try open.resolve(try open.pathReading(readings))
         if let failure = resolution.apiError { throw failure }
         let path = resolution.resolved!
-        let stored = try library.read(in: open) { open, db in try ServeQueries.frames(db, rootId: open.rootId, path: path) }
-        guard let stored else {
+        let stored = try library.read(in: open) { open, db in try ServeQueries.storedFrames(db, rootId: open.rootId, path: path) }
+        guard let stored, stored.bands > 0 else {
             throw APIError(.notFound, "no visualiser frames for \(path): not analysed yet", [("relative_path", .string(path))])
         }
         // Whole frames from the one at or before `start` to the one that covers its end; clamped to the frames
         // the stored bytes hold, so no request reads past them.
-        let total = stored.bands > 0 ? stored.data.count / stored.bands : 0
+        let total = stored.bytes / stored.bands
         let first = Int(min(Double(total), (start * stored.fps).rounded(.down)))
         let end = length.map { min(total, first + Int(min(Double(total), ($0 * stored.fps).rounded(.up)))) } ?? total
-        let bytes = [UInt8](stored.data.dropFirst(first * stored.bands).prefix((end - first) * stored.bands))
-        var response = format == "bytes"
-            ? JSONBody.bytes(bytes, contentType: "application/octet-stream")
-            : JSONBody.bytes(FramesJSON.encode(bands: stored.bands, data: bytes))
-        response.headers[values: HTTPField.Name("X-Frames-Fps")!] = [String(stored.fps)]
-        response.headers[values: HTTPField.Name("X-Frames-Bands")!] = [String(stored.bands)]
-        response.headers[values: HTTPField.Name("X-Frames-Count")!] = [String(end - first)]
-        response.headers[values: HTTPField.Name("X-Frames-Start")!] = [String(first)]
-        return response
+        var headers: HTTPFields = [.contentType: format == "bytes" ? "application/octet-stream" : "application/json; charset=utf-8"]
+        headers[values: HTTPField.Name("X-Frames-Fps")!] = [String(stored.fps)]
+        headers[values: HTTPField.Name("X-Frames-Bands")!] = [String(stored.bands)]
+        headers[values: HTTPField.Name("X-Frames-Count")!] = [String(end - first)]
+        headers[values: HTTPField.Name("X-Frames-Start")!] = [String(first)]
+        let bytes = first * stored.bands..<end * stored.bands
+        let body = Self.body(bytes, of: stored, json: format == "json", open: open, library: library)
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// Bytes of whole frames read per piece: a long recording's frames (100 MB for a 30-hour audiobook, seven
+    /// times that as JSON) are read and sent a piece at a time instead of held whole, several times over.
+    static let piece = 1 << 20
+
+    /// The frames `bytes` of `stored`, read and written a piece at a time. Should the file be analysed again
+    /// meanwhile, the body ends (as valid JSON) where its frames changed.
+    private static func body(_ bytes: Range<Int>, of stored: ServeQueries.StoredFrames, json: Bool, open: ServedLibrary.Open,
+                             library: ServedLibrary) -> ResponseBody {
+        let step = max(1, piece / stored.bands) * stored.bands
+        return ResponseBody { writer in
+            if json { try await writer.write(ByteBuffer(string: "[")) }
+            var offset = bytes.lowerBound
+            while offset < bytes.upperBound {
+                let count = min(step, bytes.upperBound - offset)
+                guard let piece = try library.read(in: open, { _, db in
+                    try ServeQueries.framesPiece(db, fileId: stored.fileId, offset: offset, count: count)
+                }) else { break }
+                if json {
+                    // Each piece's frames without the outer brackets, joined by commas.
+                    let text = FramesJSON.encode(bands: stored.bands, data: piece)
+                    var buffer = ByteBuffer()
+                    if offset > bytes.lowerBound { buffer.writeString(",") }
+                    buffer.writeBytes(text[1..<(text.count - 1)])
+                    try await writer.write(buffer)
+                } else {
+                    try await writer.write(ByteBuffer(bytes: piece))
+                }
+                offset += count
+            }
+            if json { try await writer.write(ByteBuffer(string: "]")) }
+            try await writer.finish(nil)
+        }
     }
 }

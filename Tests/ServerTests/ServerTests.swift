@@ -157,6 +157,44 @@ final class ServerTests: XCTestCase {
         }
     }
 
+    /// A long recording's frames were read whole, copied, encoded whole and copied again before the first byte
+    /// went out: for a 30-hour audiobook, some 1.6 GB for one request. They are read and sent a piece at a
+    /// time now (`FramesRoute.piece`, 1 MiB of frames), so the answer is chunked, and whole across the pieces.
+    func testFramesLongerThanAPieceAreSentAPieceAtATimeAndArriveWhole() throws {
+        let dir = try Synth.temporaryDirectory("ServerFramesPieces")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let library = dir + "/music", db = dir + "/spindle.db", config = dir + "/spindle.toml"
+        try FileManager.default.createDirectory(atPath: library + "/A", withIntermediateDirectories: true)
+        // 120 frames of 256 bands a second: 40 s are 1.2 MB of frames, two pieces.
+        try Synth.write(Synth.noise(seconds: 40, rmsDBFS: -20, channels: 1), to: library + "/A/long.flac", format: .flac16, channels: 1)
+        try "[analysis]\nenabled = [\"frames\"]\nframes_fps = 120\nframes_bands = 256\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let analyzed = try CLI.run(["--db", db, "--library", library, "--config", config, "analyze", "--quiet"])
+        XCTAssertEqual(analyzed.status, 0, analyzed.stderr)
+        let stored = try XCTUnwrap(try DatabaseQueue(path: db).read { db in try Data.fetchOne(db, sql: "SELECT data FROM vis_frames") })
+        XCTAssertGreaterThan(stored.count, 1 << 20, "one piece of 1 MiB would hold them all")
+        let raw = [UInt8](stored), bands = 256, count = stored.count / bands
+        try withServer(database: db, library: library) { port in
+            let path = "/visualizer/frames?relative_path=A/long.flac"
+            let json = try RawHTTPClient.get(port: port, path)
+            XCTAssertEqual(json.status, 200, json.text)
+            XCTAssertEqual(json.headers["transfer-encoding"], "chunked")
+            XCTAssertNil(json.headers["content-length"])
+            let frames = try XCTUnwrap(json.json() as? [[Double]], String(json.text.prefix(200)))
+            XCTAssertEqual(frames.count, count)
+            XCTAssertEqual(json.headers["x-frames-count"], String(count))
+            for i in [0, 4095, 4096, 4097, count - 1] {
+                for b in [0, 100, 255] { XCTAssertEqual(frames[i][b], Double(raw[i * bands + b]) / 255, accuracy: 1e-4, "frame \(i)") }
+            }
+            let bytes = try RawHTTPClient.get(port: port, path + "&format=bytes")
+            XCTAssertEqual([UInt8](bytes.body), raw)
+            // A stretch across the pieces' seam (frame 4096): frames 4080 to 4139.
+            let part = try RawHTTPClient.get(port: port, path + "&format=bytes&start=34&seconds=0.5")
+            XCTAssertEqual([UInt8](part.body), Array(raw[(4080 * bands)..<(4140 * bands)]))
+            XCTAssertEqual(try XCTUnwrap(RawHTTPClient.get(port: port, path + "&start=34&seconds=0.5").json() as? [[Double]]),
+                           Array(frames[4080..<4140]))
+        }
+    }
+
     func testSimilarAndMixAnswerAsTheCommandsDo() throws {
         let f = try ServerFixture.get()
         try withServer(database: f.db, library: f.library) { port in

@@ -76,6 +76,23 @@ public enum RawHTTPClient {
         }
         var body = Data(data[end.upperBound...])
         if let length = headers["content-length"].flatMap(Int.init), body.count > length { body = body.prefix(length) }
+        if headers["transfer-encoding"]?.lowercased() == "chunked" { body = try dechunked(body) }
         return Response(status: status, headers: headers, body: body)
+    }
+
+    /// A chunked body's chunks joined (RFC 9112 §7.1; no trailers expected).
+    static func dechunked(_ data: Data) throws -> Data {
+        var out = Data(), at = data.startIndex
+        while true {
+            guard let lineEnd = data[at...].range(of: Data("\r\n".utf8)),
+                  let size = Int(String(decoding: data[at..<lineEnd.lowerBound], as: UTF8.self)
+                                    .split(separator: ";").first.map(String.init) ?? "", radix: 16),
+                  data.distance(from: lineEnd.upperBound, to: data.endIndex) >= size + 2 else {
+                throw Failure(description: "a malformed chunked body")
+            }
+            if size == 0 { return out }
+            out.append(data[lineEnd.upperBound..<data.index(lineEnd.upperBound, offsetBy: size)])
+            at = data.index(lineEnd.upperBound, offsetBy: size + 2)
+        }
     }
 }

@@ -29,13 +29,36 @@ public enum ServeQueries {
             """, arguments: [rootId, path])
     }
 
-    /// The stored visualiser frames of one present file, when of its present content (as `profile`).
-    public static func frames(_ db: Database, rootId: Int64, path: String) throws -> VisFramesRecord? {
-        try VisFramesRecord.fetchOne(db, sql: """
-            SELECT v.* FROM vis_frames v JOIN files f ON f.id = v.file_id
+    /// Where the stored visualiser frames of one present file are and their shape, when of its present content
+    /// (as `profile`), without reading them.
+    public struct StoredFrames: Sendable {
+        public var fileId: Int64
+        public var fps: Double
+        public var bands: Int
+        /// Of the stored frames, frame after frame.
+        public var bytes: Int
+    }
+
+    public static func storedFrames(_ db: Database, rootId: Int64, path: String) throws -> StoredFrames? {
+        // length() of a blob reads its size from the record header, not the blob.
+        try Row.fetchOne(db, sql: """
+            SELECT v.file_id, v.fps, v.bands, length(v.data) AS bytes FROM vis_frames v JOIN files f ON f.id = v.file_id
             JOIN analysis a ON a.file_id = f.id AND \(AnalysisQueries.ofCurrentContent)
             WHERE f.root_id = ? AND f.path = ? AND f.status = 'present'
-            """, arguments: [rootId, path])
+            """, arguments: [rootId, path]).map { row in
+            StoredFrames(fileId: row["file_id"], fps: row["fps"], bands: row["bands"], bytes: row["bytes"])
+        }
+    }
+
+    /// `count` bytes of a file's stored frames from `offset`; nil when they are no longer all there (the file
+    /// was analysed again, or forgotten, since `storedFrames`).
+    public static func framesPiece(_ db: Database, fileId: Int64, offset: Int, count: Int) throws -> [UInt8]? {
+        guard let blob = try? FramesBlob(db, fileId: fileId, writable: false), offset >= 0, offset + count <= blob.size else {
+            return nil
+        }
+        var bytes = [UInt8](repeating: 0, count: count)
+        try bytes.withUnsafeMutableBytes { try blob.read(into: $0, at: offset) }
+        return bytes
     }
 
     /// The figures `/health` and `/metrics` report.

@@ -1,10 +1,8 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 
 /// Visualiser frames waiting in a file (a worker's hand-off), stored into `vis_frames` a piece at a time:
-/// the row is made with a zero blob of the file's size, which SQLite's incremental blob I/O then fills, so a
-/// long recording's frames never sit in memory whole.
+/// the row is made with a zero blob of the file's size, which `FramesBlob` then fills.
 public struct VisFramesFile: Sendable {
     public var fileId: Int64
     public var fps: Double
@@ -41,22 +39,14 @@ public struct VisFramesFile: Sendable {
                                                data = excluded.data
             """, arguments: [fileId, fps, bands, count, size])
         guard size > 0 else { return }
-        var blob: OpaquePointer?
-        let opened = sqlite3_blob_open(db.sqliteConnection, "main", "vis_frames", "data", fileId, 1, &blob)
-        defer { sqlite3_blob_close(blob) }
-        guard opened == SQLITE_OK, let blob else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: opened), message: "opening the frames blob of file \(fileId)")
-        }
+        let blob = try FramesBlob(db, fileId: fileId, writable: true)
         var buffer = [UInt8](repeating: 0, count: min(size, Self.piece))
         var offset = 0
         while offset < size {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, min($0.count, size - offset)) }
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { throw Unreadable("the visualiser frames of file \(fileId) at \(path) ended early") }
-            let wrote = buffer.withUnsafeBytes { sqlite3_blob_write(blob, $0.baseAddress!, Int32(n), Int32(offset)) }
-            guard wrote == SQLITE_OK else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: wrote), message: "writing the frames blob of file \(fileId)")
-            }
+            try buffer.withUnsafeBytes { try blob.write(UnsafeRawBufferPointer(rebasing: $0[0..<n]), at: offset) }
             offset += n
         }
     }
