@@ -37,7 +37,7 @@ final class FramesHandoffTests: LibraryTestCase {
         let handedOver = try XCTUnwrap(FileManager.default.contents(atPath: file))
         let direct = try XCTUnwrap(FileAnalysis.run(path: track, options: AnalysisOptions()).analysis?.frames)
         XCTAssertEqual(direct.count, 1800)
-        XCTAssertEqual([UInt8](handedOver), direct.data)
+        XCTAssertEqual(handedOver, direct.data)
 
         // `inspect` prints the count only: the bytes are left out, the count stays.
         let (counted, _) = try workerReply(to: #"{"id":6,"kind":"analyze","path":\#(json(track)),"profile":false,"frames":{"leftOut":{}}}"#)
@@ -67,7 +67,7 @@ final class FramesHandoffTests: LibraryTestCase {
             let direct = try XCTUnwrap(FileAnalysis.run(path: library + "/" + path, options: AnalysisOptions()).analysis?.frames)
             XCTAssertEqual(row["count"] as Int, direct.count, path)
             XCTAssertEqual(row["bands"] as Int, direct.bands, path)
-            XCTAssertEqual([UInt8](row["data"] as Data), direct.data, path)
+            XCTAssertEqual(row["data"] as Data, direct.data, path)
         }
         XCTAssertEqual(stored.first.map { $0["count"] as Int }, 1200)
 

@@ -5,10 +5,11 @@ public struct VisualFrames: Sendable, Equatable, Codable {
     public var fps: Double
     public var bands: Int
     public var count: Int
-    /// count × bands bytes, frame after frame.
-    public var data: [UInt8]
+    /// count × bands bytes, frame after frame. `Data`, as the results and the database hold them: a long
+    /// recording's frames (100 MB for a 30-hour audiobook) are never copied on their way.
+    public var data: Data
 
-    public init(fps: Double, bands: Int, data: [UInt8]) {
+    public init(fps: Double, bands: Int, data: Data) {
         self.fps = fps
         self.bands = bands
         self.count = bands > 0 ? data.count / bands : 0
@@ -19,8 +20,10 @@ public struct VisualFrames: Sendable, Equatable, Codable {
     public var profile: [Double] {
         guard count > 0, bands >= 3 else { return [] }
         var sums = [Double](repeating: 0, count: 3)
-        for i in 0..<count {
-            for b in 0..<bands { sums[min(2, b * 3 / bands)] += Double(data[i * bands + b]) }
+        data.withUnsafeBytes { bytes in
+            for i in 0..<count {
+                for b in 0..<bands { sums[min(2, b * 3 / bands)] += Double(bytes[i * bands + b]) }
+            }
         }
         let perThird = (0..<3).map { t in Double((0..<bands).filter { min(2, $0 * 3 / bands) == t }.count) }
         return (0..<3).map { sums[$0] / (perThird[$0] * Double(count) * 255) }
@@ -28,7 +31,7 @@ public struct VisualFrames: Sendable, Equatable, Codable {
 
     /// Frame `i` as floats 0...1.
     public func frame(_ i: Int) -> [Double] {
-        data[(i * bands)..<((i + 1) * bands)].map { Double($0) / 255 }
+        data[(data.startIndex + i * bands)..<(data.startIndex + (i + 1) * bands)].map { Double($0) / 255 }
     }
 }
 
@@ -50,7 +53,9 @@ public final class SpectrumFrameAnalyzer: Analyzer {
     private var nextFrame = 0
     private var nextEnd: Int64
     private var power: [Float]
-    private var output: [UInt8] = []
+    private var output = Data()
+    /// One frame's levels, appended to `output` whole.
+    private var levels: [UInt8]
 
     public init(format: StreamFormat, options: AnalysisOptions) {
         size = options.frameFFTSize
@@ -82,6 +87,7 @@ public final class SpectrumFrameAnalyzer: Analyzer {
             }
         }
         bandBins = bins
+        levels = [UInt8](repeating: 0, count: bins.count)
     }
 
     private func frameStart(_ i: Int) -> Int64 { Int64((Double(i) * Double(sampleRate) / fps).rounded()) }
@@ -122,7 +128,7 @@ public final class SpectrumFrameAnalyzer: Analyzer {
         power.withUnsafeMutableBufferPointer { power in
             fft.powerSpectrum(into: power.baseAddress!)
             let last = power.count - 1
-            for band in bandBins {
+            for (i, band) in bandBins.enumerated() {
                 var p: Float
                 if band.weightLo > 0 {
                     p = power[band.lo] * band.weightLo + power[min(band.hi, last)] * (1 - band.weightLo)
@@ -133,9 +139,10 @@ public final class SpectrumFrameAnalyzer: Analyzer {
                 let db = 10 * log10f(max(p / reference, 1e-12))
                 let level = max(0, min(255, (db - floorDB) / -floorDB * 255))
                 // Rounds half away from zero as `rounded()` does (level ≥ 0), without its libm call.
-                output.append(UInt8(level + 0.5))
+                levels[i] = UInt8(level + 0.5)
             }
         }
+        levels.withUnsafeBufferPointer { output.append($0) }
         nextFrame += 1
         nextEnd = frameStart(nextFrame) + Int64(size)
     }
@@ -167,7 +174,7 @@ extension SpectrumFrameAnalyzer {
                     "spectrum_low": .number(profile.count == 3 ? profile[0] : nil),
                     "spectrum_mid": .number(profile.count == 3 ? profile[1] : nil),
                     "spectrum_high": .number(profile.count == 3 ? profile[2] : nil),
-                    "vis_frames": .bytes(Data(frames.data))]
+                    "vis_frames": .bytes(frames.data)]
         })
 }
 
@@ -176,6 +183,6 @@ extension TrackAnalysis {
     public var frames: VisualFrames? {
         guard versions[SpectrumFrameAnalyzer.entry.name] != nil, let fps = values["frames_fps"]?.double,
               let bands = values["frames_bands"]?.int, let data = values["vis_frames"]?.data else { return nil }
-        return VisualFrames(fps: fps, bands: bands, data: [UInt8](data))
+        return VisualFrames(fps: fps, bands: bands, data: data)
     }
 }

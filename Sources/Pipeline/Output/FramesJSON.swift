@@ -20,20 +20,22 @@ public enum FramesJSON {
         return (text, lengths)
     }()
 
-    /// Takes an array, not any collection: a generic loop called from another module is not specialised and
-    /// costs tens of nanoseconds a byte.
+    /// Takes an array or a buffer, not any collection: a generic loop called from another module is not
+    /// specialised and costs tens of nanoseconds a byte.
     public static func encode(bands: Int, data: [UInt8]) -> [UInt8] {
+        data.withUnsafeBufferPointer { encode(bands: bands, data: $0) }
+    }
+
+    public static func encode(bands: Int, data: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         let bands = max(bands, 1)
         let frames = (data.count + bands - 1) / bands
         // Every number with its separator, every frame's brackets and comma, the outer brackets.
         let capacity = data.count * (slot + 1) + frames * 3 + 2
         let (text, lengths) = table
         return [UInt8](unsafeUninitializedCapacity: capacity) { out, written in
-            written = data.withUnsafeBufferPointer { data in
-                text.withUnsafeBufferPointer { text in
-                    lengths.withUnsafeBufferPointer { lengths in
-                        write(data, bands: bands, text: text, lengths: lengths, into: out)
-                    }
+            written = text.withUnsafeBufferPointer { text in
+                lengths.withUnsafeBufferPointer { lengths in
+                    write(data, bands: bands, text: text, lengths: lengths, into: out)
                 }
             }
         }
@@ -67,5 +69,7 @@ public enum FramesJSON {
         return at
     }
 
-    public static func encode(_ frames: VisualFrames) -> [UInt8] { encode(bands: frames.bands, data: frames.data) }
+    public static func encode(_ frames: VisualFrames) -> [UInt8] {
+        frames.data.withUnsafeBytes { encode(bands: frames.bands, data: $0.bindMemory(to: UInt8.self)) }
+    }
 }

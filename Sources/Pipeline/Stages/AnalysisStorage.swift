@@ -34,7 +34,7 @@ enum AnalysisStorage {
         }
         if let frames = outcome.analysis?.frames {
             write.frames = VisFramesRecord(fileId: fileId, fps: frames.fps, bands: frames.bands, count: frames.count,
-                                           data: Data(frames.data))
+                                           data: frames.data)
         } else if let framesFile, let fps = values["frames_fps"]?.double, let bands = values["frames_bands"]?.int,
                   let count = values["frames_count"]?.int {
             write.framesFile = VisFramesFile(fileId: fileId, fps: fps, bands: bands, count: count, path: framesFile)

@@ -42,7 +42,7 @@ public enum FramesLookup {
         if let database {
             for relative in candidates {
                 if let stored = try database.writer.read({ db in try AnalysisQueries.frames(db, rootPath: root.path, path: relative) }) {
-                    return (VisualFrames(fps: stored.fps, bands: stored.bands, data: [UInt8](stored.data)), guess)
+                    return (VisualFrames(fps: stored.fps, bands: stored.bands, data: stored.data), guess)
                 }
             }
         }
