@@ -385,9 +385,9 @@ final class RuntimeTests: XCTestCase {
         XCTAssertEqual(ids.count, 2)
         let journal = try RunJournal(database: database, kind: "analyze")
         try journal.plan(fileIds: ids)
-        for id in ids { try journal.record(fileId: id, stage: "tags", status: .done) }
+        for id in ids { journal.record(fileId: id, stage: "tags", status: .done) }
         try journal.plan(fileIds: ids)
-        try journal.record(fileId: ids[0], stage: "analyze", status: .done)
+        journal.record(fileId: ids[0], stage: "analyze", status: .done)
         try journal.finish(status: .interrupted)
         let counts = try database.writer.read {
             try Row.fetchOne($0, sql: "SELECT files_total, files_done FROM runs WHERE id = ?", arguments: [journal.runId])
@@ -405,9 +405,9 @@ final class RuntimeTests: XCTestCase {
         let ids = try database.writer.read { try Int64.fetchAll($0, sql: "SELECT id FROM files ORDER BY path") }
         let journal = try RunJournal(database: database, kind: "analyze")
         try journal.plan(fileIds: ids)
-        try journal.record(fileId: ids[0], stage: "analyze", status: .done)
+        journal.record(fileId: ids[0], stage: "analyze", status: .done)
         try journal.flush()
-        for id in ids.dropFirst() { try journal.record(fileId: id, stage: "analyze", status: .done) }
+        for id in ids.dropFirst() { journal.record(fileId: id, stage: "analyze", status: .done) }
         struct DiskFull: Error {}
         XCTAssertThrowsError(try journal.flush(extra: { _ in throw DiskFull() }))
         try journal.finish(status: .failed)
@@ -415,6 +415,34 @@ final class RuntimeTests: XCTestCase {
             try Int.fetchOne($0, sql: "SELECT files_done FROM runs WHERE id = ?", arguments: [journal.runId])
         }
         XCTAssertEqual(done, 1)
+    }
+
+    /// A file's "done" is stored with its results or not at all. The journal stored its rows by itself once 2 s
+    /// had passed since its last commit, ahead of the results the stage would commit next: a 3 MB disk filled
+    /// by an hour-long file's results left "analyze failed: 2/2 done" with no analysis stored.
+    func testAFilesOutcomeIsStoredOnlyWithItsResults() throws {
+        try addTracks(["a.flac", "b.flac"])
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "scan"]).status, 0)
+        let database = try SpindleDatabase(path: db)
+        let ids = try database.writer.read { try Int64.fetchAll($0, sql: "SELECT id FROM files ORDER BY path") }
+        let journal = try RunJournal(database: database, kind: "analyze")
+        try journal.plan(fileIds: ids)
+        // Past the journal's batch interval: a commit is due, and is the stage's to make.
+        Thread.sleep(forTimeInterval: 2.2)
+        XCTAssertTrue(journal.isDue)
+        for id in ids { journal.record(fileId: id, stage: "analyze", status: .done) }
+        func stored() throws -> (rows: Int, done: Int) {
+            try database.writer.read { db in
+                (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM run_files WHERE run_id = ?", arguments: [journal.runId]) ?? -1,
+                 try Int.fetchOne(db, sql: "SELECT files_done FROM runs WHERE id = ?", arguments: [journal.runId]) ?? -1)
+            }
+        }
+        XCTAssertEqual(try stored().rows, 0, "recorded before the stage's commit")
+        struct DiskFull: Error {}
+        XCTAssertThrowsError(try journal.flush(extra: { _ in throw DiskFull() }))
+        try journal.finish(status: .failed)
+        XCTAssertEqual(try stored().done, 0)
+        XCTAssertEqual(try stored().rows, 0)
     }
 
     /// A file read for tags and then analysed is one file of the run: 3 good files and 1 broken one, each

@@ -164,7 +164,7 @@ public enum LibraryJobs {
         try runJournal.plan(fileIds: ids.compactMap { $0 })
         for (outcome, id) in zip(outcomes, ids) {
             guard let id else { continue }
-            try runJournal.record(fileId: id, stage: "tagfix", status: outcome.1, error: outcome.2)
+            runJournal.record(fileId: id, stage: "tagfix", status: outcome.1, error: outcome.2)
         }
     }
 

@@ -44,8 +44,11 @@ public final class RunJournal {
         }
     }
 
-    /// Records one file's outcome at one stage; flushed in batches (every 200 rows or 2 s).
-    public func record(fileId: Int64, stage: String, status: RunFileRecord.Status, error: String? = nil) throws {
+    /// Records one file's outcome at one stage, stored by the stage's next `flush`, in the commit that carries
+    /// the file's results (the stages flush every 200 rows or so, or when `isDue`). Never by itself: the journal
+    /// flushed its rows once 2 s had passed, and a file's "done" went in ahead of its results, so a disk that
+    /// filled before these were stored left a failed run saying "2/2 done" with none of them in the database.
+    public func record(fileId: Int64, stage: String, status: RunFileRecord.Status, error: String? = nil) {
         buffer.append(RunFileRecord(runId: runId, fileId: fileId, stage: stage, status: status, error: error, attempts: 1))
         let previous = outcomes[fileId]
         let outcome = previous.map { Self.rank($0) >= Self.rank(status) ? $0 : status } ?? status
@@ -54,7 +57,6 @@ public final class RunJournal {
             count(outcome, by: 1)
             outcomes[fileId] = outcome
         }
-        if buffer.count >= 200 || monotonicSeconds() - lastFlush > 2 { try flush() }
     }
 
     /// Which of two stage outcomes a file's counts follow: a failure outranks a skip, a skip a success.

@@ -49,7 +49,7 @@ public enum AnalyzeStage {
         report.copySeconds += monotonicSeconds() - finding
         if !copies.ofAnalysed.isEmpty {
             for (file, _) in copies.ofAnalysed {
-                try context.journal.record(fileId: file.fileId, stage: "analyze", status: .done, error: nil)
+                context.journal.record(fileId: file.fileId, stage: "analyze", status: .done, error: nil)
             }
             let copying = monotonicSeconds()
             try context.journal.flush { db in
@@ -114,14 +114,14 @@ public enum AnalyzeStage {
                 // Same bytes, same outcome, results or reasons: stored with this file's in `flush`.
                 let failure = result.reply?.analysis?.error
                 for copy in followers {
-                    try context.journal.record(fileId: copy.fileId, stage: "analyze", status: failure == nil ? .done : .failed,
+                    context.journal.record(fileId: copy.fileId, stage: "analyze", status: failure == nil ? .done : .failed,
                                                error: failure ?? result.reply?.analysis?.damage)
                 }
                 if failure == nil { report.copied += followers.count } else { report.failed += followers.count }
             } else {
                 // A crash may be the machine's: the copies stay stale, for the next run.
                 for copy in followers {
-                    try context.journal.record(fileId: copy.fileId, stage: "analyze", status: .failed,
+                    context.journal.record(fileId: copy.fileId, stage: "analyze", status: .failed,
                                                error: "not analysed: \(relative), a file with the same bytes, stopped its worker")
                 }
                 report.failed += followers.count
@@ -131,13 +131,13 @@ public enum AnalyzeStage {
                 if outcome.damage != nil { report.partial += 1 }
                 let audio = outcome.durationSeconds ?? 0
                 report.audioSeconds += audio
-                try context.journal.record(fileId: fileId, stage: "analyze", status: .done, error: outcome.damage)
+                context.journal.record(fileId: fileId, stage: "analyze", status: .done, error: outcome.damage)
                 progress.advance(audioSeconds: audio, note: outcome.damage.map { "\(relative): partial: \($0)" })
             } else {
                 let reason = result.reply?.analysis?.error ?? result.failure ?? "unknown error"
                 report.failed += 1
                 if result.reply == nil { report.crashed += 1 }
-                try context.journal.record(fileId: fileId, stage: "analyze", status: .failed, error: reason)
+                context.journal.record(fileId: fileId, stage: "analyze", status: .failed, error: reason)
                 progress.advance(failed: true, note: "\(relative): \(reason)")
             }
             if pending.count >= 32 || context.journal.isDue { try flush() }

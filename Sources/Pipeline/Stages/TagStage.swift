@@ -40,14 +40,14 @@ public enum TagStage {
             if let snapshot = result.reply?.tags {
                 batch.append(TrackRecord(fileId: result.job.fileId, contentKey: result.job.contentKey, snapshot: snapshot))
                 report.read += 1
-                try context.journal.record(fileId: result.job.fileId, stage: "tags", status: .done)
+                context.journal.record(fileId: result.job.fileId, stage: "tags", status: .done)
                 progress.advance()
             } else {
                 let reason = result.reply?.tagError ?? result.failure ?? "unknown error"
                 batch.append(try TrackRecord.failed(fileId: result.job.fileId, contentKey: result.job.contentKey,
                                                     reason: reason, crashed: result.reply == nil, in: context.database))
                 report.failed += 1
-                try context.journal.record(fileId: result.job.fileId, stage: "tags", status: .failed, error: reason)
+                context.journal.record(fileId: result.job.fileId, stage: "tags", status: .failed, error: reason)
                 progress.advance(failed: true, note: "\(relative): \(reason)")
             }
             if batch.count >= 200 || context.journal.isDue {
