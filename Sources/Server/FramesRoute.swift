@@ -43,36 +43,26 @@ struct FramesRoute: Sendable {
         return Response(status: .ok, headers: headers, body: body)
     }
 
-    /// Bytes of whole frames read per piece: a long recording's frames (100 MB for a 30-hour audiobook, seven
-    /// times that as JSON) are read and sent a piece at a time instead of held whole, several times over.
-    static let piece = 1 << 20
-
     /// The frames `bytes` of `stored`, read and written a piece at a time. Should the file be analysed again
     /// meanwhile, the body ends (as valid JSON) where its frames changed.
     private static func body(_ bytes: Range<Int>, of stored: ServeQueries.StoredFrames, json: Bool, open: ServedLibrary.Open,
                              library: ServedLibrary) -> ResponseBody {
-        let step = max(1, piece / stored.bands) * stored.bands
+        // A long recording's frames (100 MB for a 30-hour audiobook, seven times that as JSON) are read and
+        // sent a piece at a time instead of held whole, several times over.
+        let step = FramesJSON.Pieces.bytes(bands: stored.bands)
         return ResponseBody { writer in
-            if json { try await writer.write(ByteBuffer(string: "[")) }
+            var pieces = FramesJSON.Pieces()
             var offset = bytes.lowerBound
             while offset < bytes.upperBound {
                 let count = min(step, bytes.upperBound - offset)
                 guard let piece = try library.read(in: open, { _, db in
                     try ServeQueries.framesPiece(db, fileId: stored.fileId, offset: offset, count: count)
                 }) else { break }
-                if json {
-                    // Each piece's frames without the outer brackets, joined by commas.
-                    let text = FramesJSON.encode(bands: stored.bands, data: piece)
-                    var buffer = ByteBuffer()
-                    if offset > bytes.lowerBound { buffer.writeString(",") }
-                    buffer.writeBytes(text[1..<(text.count - 1)])
-                    try await writer.write(buffer)
-                } else {
-                    try await writer.write(ByteBuffer(bytes: piece))
-                }
+                let text = json ? piece.withUnsafeBufferPointer { pieces.piece(bands: stored.bands, data: $0) } : piece
+                try await writer.write(ByteBuffer(bytes: text))
                 offset += count
             }
-            if json { try await writer.write(ByteBuffer(string: "]")) }
+            if json { try await writer.write(ByteBuffer(bytes: pieces.end())) }
             try await writer.finish(nil)
         }
     }

@@ -24,7 +24,16 @@ struct FramesCommand: ParsableCommand {
             let (frames, guess) = try FramesLookup.frames(of: file, settings: try global.settings(jobs: 1))
             if let guess, !global.quiet { printError(guess) }
             if json {
-                print(String(decoding: FramesJSON.encode(frames), as: UTF8.self))
+                // A piece at a time: a long recording's frames are hundreds of megabytes of text.
+                var pieces = FramesJSON.Pieces()
+                let step = FramesJSON.Pieces.bytes(bands: frames.bands)
+                frames.data.withUnsafeBytes { raw in
+                    let all = raw.bindMemory(to: UInt8.self)
+                    for offset in stride(from: 0, to: all.count, by: step) {
+                        writeOut(pieces.piece(bands: frames.bands, data: UnsafeBufferPointer(rebasing: all[offset..<min(all.count, offset + step)])))
+                    }
+                }
+                writeOut(pieces.end() + [UInt8(ascii: "\n")])
             } else {
                 print(String(format: "%d frames × %d bands at %g fps", frames.count, frames.bands, frames.fps))
                 let levels = " ▁▂▃▄▅▆▇█".map { String($0) }
@@ -36,4 +45,9 @@ struct FramesCommand: ParsableCommand {
             return 0
         }
     }
+}
+
+/// Text to standard output, as `print` writes it.
+private func writeOut(_ bytes: [UInt8]) {
+    print(String(decoding: bytes, as: UTF8.self), terminator: "")
 }

@@ -69,7 +69,24 @@ public enum FramesJSON {
         return at
     }
 
-    public static func encode(_ frames: VisualFrames) -> [UInt8] {
-        frames.data.withUnsafeBytes { encode(bands: frames.bands, data: $0.bindMemory(to: UInt8.self)) }
+    /// The text written a piece of frames at a time, for frames too long to hold as text whole (a 10-hour
+    /// file's are 240 MB of it): each `piece`'s text, then `end`'s, make `encode`'s text of them all.
+    public struct Pieces {
+        private var started = false
+
+        public init() {}
+
+        /// Bytes of whole frames to give `piece` at a time: about 1 MiB, some 7 MB of text.
+        public static func bytes(bands: Int) -> Int { max(1, (1 << 20) / max(bands, 1)) * max(bands, 1) }
+
+        /// Whole frames (the last piece may end in a short one).
+        public mutating func piece(bands: Int, data: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+            let text = FramesJSON.encode(bands: bands, data: data)
+            guard text.count > 2 else { return [] }
+            defer { started = true }
+            return [UInt8(ascii: started ? "," : "[")] + text[1..<(text.count - 1)]
+        }
+
+        public func end() -> [UInt8] { Array((started ? "]" : "[]").utf8) }
     }
 }
