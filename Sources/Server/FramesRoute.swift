@@ -43,8 +43,9 @@ struct FramesRoute: Sendable {
         return Response(status: .ok, headers: headers, body: body)
     }
 
-    /// The frames `bytes` of `stored`, read and written a piece at a time. Should the file be analysed again
-    /// meanwhile, the body ends (as valid JSON) where its frames changed.
+    /// The frames `bytes` of `stored`, read and written a piece at a time, each piece in a read of its own.
+    /// Should the file be analysed again meanwhile, the rest comes from its new frames, or, where those no
+    /// longer reach, the body ends there (as valid JSON).
     private static func body(_ bytes: Range<Int>, of stored: ServeQueries.StoredFrames, json: Bool, open: ServedLibrary.Open,
                              library: ServedLibrary) -> ResponseBody {
         // A long recording's frames (100 MB for a 30-hour audiobook, seven times that as JSON) are read and
