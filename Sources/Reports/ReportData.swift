@@ -90,6 +90,9 @@ public struct ReportData: Sendable {
 public enum ReportFormat: String, CaseIterable, Sendable {
     case html, md, csv, json
 
+    /// Whether the format draws the library's map (`ReportData.map`), whose projection reads every vector.
+    public var showsMap: Bool { self == .html }
+
     public func render(_ data: ReportData) -> String {
         switch self {
         case .html: return HTMLReport.render(data)

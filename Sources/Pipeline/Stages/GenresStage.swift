@@ -38,8 +38,8 @@ public enum GenresStage {
     }
 
     /// The stored genres and the library numbers of the library at `rootId` (of every library the database
-    /// holds when nil), for a report.
-    public static func reportData(database: SpindleDatabase, rootId: Int64?) throws -> ReportData {
+    /// holds when nil), for a report; with the map when `map` (it loads every feature vector).
+    public static func reportData(database: SpindleDatabase, rootId: Int64?, map withMap: Bool = true) throws -> ReportData {
         let (stored, numbers) = try database.writer.read { db in
             (try GenreQueries.stored(db, rootId: rootId), try GenreQueries.libraryNumbers(db, rootId: rootId))
         }
@@ -49,7 +49,7 @@ public enum GenresStage {
                            members: members.map { Membership(path: $0.path, score: $0.score, explanation: $0.explanation) })
         }
         return ReportData(genres: genres, tracks: numbers.map { ReportData.Track(path: $0.path, bpm: $0.bpm, lufs: $0.lufs, year: $0.year) },
-                          map: try map(database: database, rootId: rootId, genres: genres))
+                          map: withMap ? try map(database: database, rootId: rootId, genres: genres) : nil)
     }
 
     /// At most this many dots on the report's map: beyond it, an even sample (in path order).
@@ -89,7 +89,7 @@ public enum GenresStage {
     /// Renders the stored genres of the library at `rootId` (all when nil); writes `output` when given (returns
     /// nil), else returns the text.
     public static func report(database: SpindleDatabase, rootId: Int64?, format: ReportFormat, output: String?) throws -> String? {
-        let text = format.render(try reportData(database: database, rootId: rootId))
+        let text = format.render(try reportData(database: database, rootId: rootId, map: format.showsMap))
         guard let output else { return text }
         do {
             try AtomicFile.write(Data(text.utf8), to: output)
