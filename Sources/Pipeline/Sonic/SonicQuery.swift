@@ -24,8 +24,10 @@ public struct SonicQuery: Sendable {
         guard let rootId else {
             throw ConfigurationError("the database knows no library at \(root.path): run `spindle scan` first")
         }
-        let space = try SonicLibrary.load(database, rootId: rootId).space()
-        return try locate(input, in: space, resolver: PathResolver(database: database, root: root))
+        let resolver = try PathResolver(database: database, root: root)
+        // An input that names no file is told so before every vector is loaded (5 s for 100,000 tracks).
+        guard try resolver.resolve(input).resolved != nil else { return try locate(input, in: nil, resolver: resolver) }
+        return try locate(input, in: try SonicLibrary.load(database, rootId: rootId).space(), resolver: resolver)
     }
 
     public static func locate(_ input: String, in space: SonicSpace?, resolver: PathResolver) throws -> SonicQuery {
