@@ -47,7 +47,10 @@ public struct TrackRecord: SnakeCaseRecord, Sendable, Equatable {
         self.readAt = readAt
     }
 
-    public var genreList: [String] {
+    public var genreList: [String] { Self.genreList(genres) }
+
+    /// The names in a `genres` value (a JSON array).
+    public static func genreList(_ genres: String?) -> [String] {
         guard let genres, let data = genres.data(using: .utf8),
               let list = try? JSONDecoder().decode([String].self, from: data) else { return [] }
         return list
