@@ -2,7 +2,7 @@ import Analysis
 import Foundation
 import GRDB
 @testable import Pipeline
-import Store
+@testable import Store
 import TestSupport
 import XCTest
 
@@ -77,5 +77,35 @@ final class FramesHandoffTests: LibraryTestCase {
         let frames = try spindle(["frames", "long.wav", "--json"])
         XCTAssertEqual(frames.status, 0, frames.stderr)
         XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(frames.stdout.utf8)) as? [[Double]])?.count, 1200)
+    }
+
+    /// The frames a worker handed over in a file and the same frames given as bytes (where no file could be
+    /// written) make the same row, whichever replaces the other.
+    func testFramesFromAFileAndFromBytesAreStoredAlike() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 2), to: library + "/a.flac", format: .flac16)
+        XCTAssertEqual(try spindle(["scan"]).status, 0)
+        let database = try SpindleDatabase(path: db)
+        let fileId = try XCTUnwrap(try database.writer.read { try Int64.fetchOne($0, sql: "SELECT id FROM files") })
+        let frames = Data((0..<(3000 * 32)).map { UInt8(($0 * 7) % 256) })
+        let handoff = dir + "/handoff"
+        FileManager.default.createFile(atPath: handoff, contents: frames)
+        func stored() throws -> Row? {
+            try database.writer.read { try Row.fetchOne($0, sql: "SELECT fps, bands, count, data FROM vis_frames WHERE file_id = ?", arguments: [fileId]) }
+        }
+        for source in [VisFramesWrite.Source.file(path: handoff), .bytes(frames), .file(path: handoff)] {
+            try database.writer.write { db in
+                try VisFramesWrite(fileId: fileId, fps: 30, bands: 32, count: 3000, source: source).store(db)
+            }
+            let row = try XCTUnwrap(try stored())
+            XCTAssertEqual(row["data"] as Data, frames, "\(source)")
+            XCTAssertEqual(row["count"] as Int, 3000)
+            XCTAssertEqual(row["bands"] as Int, 32)
+        }
+        // A hand-off file that does not hold the frames it should is refused, not stored short.
+        FileManager.default.createFile(atPath: handoff, contents: frames.prefix(1000))
+        XCTAssertThrowsError(try database.writer.write { db in
+            try VisFramesWrite(fileId: fileId, fps: 30, bands: 32, count: 3000, source: .file(path: handoff)).store(db)
+        })
+        XCTAssertEqual(try stored()?["data"] as Data?, frames)
     }
 }

@@ -33,11 +33,11 @@ enum AnalysisStorage {
             write.featureDimensions = (FeatureAnalyzer.entry.version, FeatureVector.names)
         }
         if let frames = outcome.analysis?.frames {
-            write.frames = VisFramesRecord(fileId: fileId, fps: frames.fps, bands: frames.bands, count: frames.count,
-                                           data: frames.data)
+            write.frames = VisFramesWrite(fileId: fileId, fps: frames.fps, bands: frames.bands, count: frames.count,
+                                          source: .bytes(frames.data))
         } else if let framesFile, let fps = values["frames_fps"]?.double, let bands = values["frames_bands"]?.int,
                   let count = values["frames_count"]?.int {
-            write.framesFile = VisFramesFile(fileId: fileId, fps: fps, bands: bands, count: count, path: framesFile)
+            write.frames = VisFramesWrite(fileId: fileId, fps: fps, bands: bands, count: count, source: .file(path: framesFile))
         }
         return write
     }

@@ -5,7 +5,7 @@ import Foundation
 /// a second: 10 MB for a 3-hour mix, 100 MB for a 30-hour audiobook), and inside a JSON reply the supervisor
 /// held six times that at once (the line, its base64, the decoded bytes, the record, SQLite's copy): a 3-hour
 /// file took the supervisor from 64 to 127 MB. So the analyze stage has them written to a file, which the
-/// database reads in pieces (`FramesFolder`, `VisFramesFile`); `inspect` and `bench`, which print only their
+/// database reads in pieces (`FramesFolder`, `VisFramesWrite`); `inspect` and `bench`, which print only their
 /// count, have them left out.
 enum FramesHandoff: Codable, Sendable, Equatable {
     /// In the reply, as every other result: where no folder for the files could be made.

@@ -40,9 +40,7 @@ public struct AnalysisWrite: Sendable {
     public var channels: Int?
     public var seconds: Double
     public var values: [String: DatabaseValue]
-    public var frames: VisFramesRecord?
-    /// The frames as a worker left them in a file, when it did (then `frames` is nil).
-    public var framesFile: VisFramesFile?
+    public var frames: VisFramesWrite?
     /// The dimension names of the `features` column, for the features analyzer's version that wrote it.
     public var featureDimensions: (version: Int, names: [String])?
     public var versions: [String: Int]
@@ -210,8 +208,7 @@ public enum AnalysisQueries {
             row.merge(write.values) { fixed, _ in fixed }
         }
         try upsert(fileId: write.fileId, row, exists: existing != nil, in: db)
-        if write.status == .ok, var frames = write.frames { try frames.upsert(db) }
-        if write.status == .ok, let file = write.framesFile { try file.store(db) }
+        if write.status == .ok, let frames = write.frames { try frames.store(db) }
         if write.status == .ok, let dimensions = write.featureDimensions {
             try saveFeatureDimensions(dimensions.names, version: dimensions.version, in: db)
         }

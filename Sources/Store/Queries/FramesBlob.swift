@@ -3,7 +3,7 @@ import GRDB
 import GRDBSQLite
 
 /// A `vis_frames` row's frames through SQLite's incremental blob I/O, a piece at a time: a long recording's
-/// frames (100 MB for a 30-hour audiobook) pass through a fixed buffer on their way in (`VisFramesFile`)
+/// frames (100 MB for a 30-hour audiobook) pass through a fixed buffer on their way in (`VisFramesWrite`)
 /// and out (`ServeQueries.framesPiece`), instead of sitting in memory whole, several times over.
 struct FramesBlob: ~Copyable {
     private let handle: OpaquePointer

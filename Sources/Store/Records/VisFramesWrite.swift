@@ -1,17 +1,23 @@
 import Foundation
 import GRDB
 
-/// Visualiser frames waiting in a file (a worker's hand-off), stored into `vis_frames` a piece at a time:
-/// the row is made with a zero blob of the file's size, which `FramesBlob` then fills.
-public struct VisFramesFile: Sendable {
+/// A file's visualiser frames to store in `vis_frames`: the bytes themselves, or the file a worker left them in
+/// (its hand-off), which is read in a piece at a time: the row is made with a zero blob of the file's size,
+/// which `FramesBlob` then fills, so a long recording's frames never sit in memory whole.
+public struct VisFramesWrite: Sendable {
+    public enum Source: Sendable {
+        case bytes(Data)
+        case file(path: String)
+    }
+
     public var fileId: Int64
     public var fps: Double
     public var bands: Int
     public var count: Int
-    public var path: String
+    public var source: Source
 
-    public init(fileId: Int64, fps: Double, bands: Int, count: Int, path: String) {
-        self.fileId = fileId; self.fps = fps; self.bands = bands; self.count = count; self.path = path
+    public init(fileId: Int64, fps: Double, bands: Int, count: Int, source: Source) {
+        self.fileId = fileId; self.fps = fps; self.bands = bands; self.count = count; self.source = source
     }
 
     /// The hand-off file is missing, short or unreadable.
@@ -23,8 +29,26 @@ public struct VisFramesFile: Sendable {
     /// 1 MiB: enough that the copy costs nothing beside the analysis.
     static let piece = 1 << 20
 
-    /// Upserts the row; throws when the file cannot be read or does not hold `count` frames of `bands` bytes.
+    /// Upserts the row; throws when a hand-off file cannot be read or does not hold `count` frames of `bands` bytes.
     func store(_ db: Database) throws {
+        switch source {
+        case .bytes(let data):
+            try upsert(db, data: data, size: data.count)
+        case .file(let path):
+            try store(db, from: path)
+        }
+    }
+
+    /// The row, with `data`, or with a zero blob of `size` bytes when `data` is nil.
+    private func upsert(_ db: Database, data: Data?, size: Int) throws {
+        try db.execute(sql: """
+            INSERT INTO vis_frames (file_id, fps, bands, count, data) VALUES (?, ?, ?, ?, coalesce(?, zeroblob(?)))
+            ON CONFLICT(file_id) DO UPDATE SET fps = excluded.fps, bands = excluded.bands, count = excluded.count,
+                                               data = excluded.data
+            """, arguments: [fileId, fps, bands, count, data, size])
+    }
+
+    private func store(_ db: Database, from path: String) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Unreadable("cannot read the visualiser frames of file \(fileId) at \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -33,11 +57,7 @@ public struct VisFramesFile: Sendable {
             throw Unreadable("the visualiser frames of file \(fileId) at \(path) are not \(count) frames of \(bands) bytes")
         }
         let size = count * bands
-        try db.execute(sql: """
-            INSERT INTO vis_frames (file_id, fps, bands, count, data) VALUES (?, ?, ?, ?, zeroblob(?))
-            ON CONFLICT(file_id) DO UPDATE SET fps = excluded.fps, bands = excluded.bands, count = excluded.count,
-                                               data = excluded.data
-            """, arguments: [fileId, fps, bands, count, size])
+        try upsert(db, data: nil, size: size)
         guard size > 0 else { return }
         let blob = try FramesBlob(db, fileId: fileId, writable: true)
         var buffer = [UInt8](repeating: 0, count: min(size, Self.piece))
