@@ -25,13 +25,18 @@ public struct SonicQuery: Sendable {
             throw ConfigurationError("the database knows no library at \(root.path): run `spindle scan` first")
         }
         let resolver = try PathResolver(database: database, root: root)
+        let resolution = try resolver.resolve(input)
         // An input that names no file is told so before every vector is loaded (5 s for 100,000 tracks).
-        guard try resolver.resolve(input).resolved != nil else { return try locate(input, in: nil, resolver: resolver) }
-        return try locate(input, in: try SonicLibrary.load(database, rootId: rootId).space(), resolver: resolver)
+        let space = resolution.resolved == nil ? nil : try SonicLibrary.load(database, rootId: rootId).space()
+        return try locate(input, resolution: resolution, in: space, resolver: resolver)
     }
 
     public static func locate(_ input: String, in space: SonicSpace?, resolver: PathResolver) throws -> SonicQuery {
-        let resolution = try resolver.resolve(input)
+        try locate(input, resolution: try resolver.resolve(input), in: space, resolver: resolver)
+    }
+
+    /// `input` as `resolver` resolved it, in `space`.
+    static func locate(_ input: String, resolution: Resolution, in space: SonicSpace?, resolver: PathResolver) throws -> SonicQuery {
         var query = SonicQuery(input: input, root: resolver.root.path, resolved: resolution.resolved,
                                resolution: resolution, space: space)
         guard let path = resolution.resolved else {
