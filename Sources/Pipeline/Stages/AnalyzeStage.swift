@@ -115,14 +115,14 @@ public enum AnalyzeStage {
                 let failure = result.reply?.analysis?.error
                 for copy in followers {
                     context.journal.record(fileId: copy.fileId, stage: "analyze", status: failure == nil ? .done : .failed,
-                                               error: failure ?? result.reply?.analysis?.damage)
+                                           error: failure ?? result.reply?.analysis?.damage)
                 }
                 if failure == nil { report.copied += followers.count } else { report.failed += followers.count }
             } else {
                 // A crash may be the machine's: the copies stay stale, for the next run.
                 for copy in followers {
                     context.journal.record(fileId: copy.fileId, stage: "analyze", status: .failed,
-                                               error: "not analysed: \(relative), a file with the same bytes, stopped its worker")
+                                           error: "not analysed: \(relative), a file with the same bytes, stopped its worker")
                 }
                 report.failed += followers.count
             }
