@@ -127,8 +127,14 @@ public final class LibraryScanner {
             seenPaths.insert(file.relativePath)
             let absolute = root.absolute(file.relativePath)
             if var record = byPath[file.relativePath] {
-                if record.size == file.size && record.mtimeNs == file.mtimeNs {
-                    var update = false
+                // The change time too: a write that set the modification time back still moved it. A row from
+                // before it was kept takes it now, as unchanged unless the inode changed after the row last did
+                // (such an edit made before this version kept it).
+                let ctimeHeld = record.ctimeNs.map { $0 == file.ctimeNs }
+                    ?? (Double(file.ctimeNs) <= record.changedAt.timeIntervalSince1970 * 1e9)
+                if record.size == file.size && record.mtimeNs == file.mtimeNs && ctimeHeld {
+                    var update = record.ctimeNs == nil
+                    record.ctimeNs = file.ctimeNs
                     if record.status == .missing {
                         record.status = .present
                         record.missingSince = nil
@@ -163,7 +169,14 @@ public final class LibraryScanner {
                     // a large APIC, rewritten into the padding). Changed as far as anyone can tell without reading
                     // the tags, so they are read again; the analysis follows the audio key and stays, unless that
                     // key changed: PCM rewritten in place at its size, between silent ends (a WAV normalised).
-                    report.changed += 1
+                    // A missing file moved back in at its size and time is back, whatever the move did to its
+                    // change time.
+                    if record.status == .missing {
+                        record.changedAt = now
+                        report.restored += 1
+                    } else {
+                        report.changed += 1
+                    }
                     if let id = record.id {
                         readAgain.append(id)
                         if let old = record.audioKey, let audioKey, old != audioKey { audioChangedInPlace.append(id) }
@@ -171,6 +184,7 @@ public final class LibraryScanner {
                 }
                 record.size = file.size
                 record.mtimeNs = file.mtimeNs
+                record.ctimeNs = file.ctimeNs
                 record.inode = file.inode
                 record.contentKey = key
                 record.audioKey = audioKey
@@ -182,7 +196,7 @@ public final class LibraryScanner {
                 inserts.append(FileRecord(rootId: rootId, path: file.relativePath, size: file.size,
                                           mtimeNs: file.mtimeNs, inode: file.inode,
                                           contentKey: ContentKey.compute(path: absolute, size: file.size),
-                                          firstSeenAt: now, changedAt: now))
+                                          firstSeenAt: now, changedAt: now, ctimeNs: file.ctimeNs))
             }
         }
         // Rows not seen: moved when a new path carries the same content, or else the same audio (moved and
@@ -222,6 +236,7 @@ public final class LibraryScanner {
             record.name = insert.name
             record.size = insert.size
             record.mtimeNs = insert.mtimeNs
+            record.ctimeNs = insert.ctimeNs
             record.inode = insert.inode
             record.contentKey = insert.contentKey
             record.audioKey = insert.audioKey ?? old.audioKey

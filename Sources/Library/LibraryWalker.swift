@@ -5,6 +5,7 @@ public struct WalkedFile: Sendable {
     public var relativePath: String
     public var size: Int64
     public var mtimeNs: Int64
+    public var ctimeNs: Int64
     public var inode: Int64
 }
 
@@ -122,7 +123,7 @@ public struct LibraryWalker {
                 continue
             }
             file(WalkedFile(relativePath: childRelative, size: Int64(st.st_size),
-                            mtimeNs: FileState.nanoseconds(st.st_mtim),
+                            mtimeNs: FileState.nanoseconds(st.st_mtim), ctimeNs: FileState.nanoseconds(st.st_ctim),
                             inode: Int64(st.st_ino)))
         }
     }

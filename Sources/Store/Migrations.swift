@@ -513,6 +513,11 @@ enum Migrations {
                 WHERE a.status = 'ok' AND f.status = 'present' AND a.content_key IS f.content_key
                 """)
         }
+        migrator.registerMigration("v33-file-change-times") { db in
+            // A tag edited in place with the modification time set back (Picard's, Kid3's and Mp3tag's "keep
+            // timestamps") kept its size and mtime, and the scan kept the old tags. Null until a scan fills it.
+            try db.execute(sql: "ALTER TABLE files ADD COLUMN ctime_ns INTEGER")
+        }
         return migrator
     }
 

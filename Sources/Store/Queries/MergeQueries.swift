@@ -62,9 +62,9 @@ public enum MergeQueries {
         var counts = MergeCounts()
         let s = shard
         try db.execute(sql: """
-            INSERT INTO main.files (root_id, path, name, size, mtime_ns, inode, content_key, audio_key, status, first_seen_at,
+            INSERT INTO main.files (root_id, path, name, size, mtime_ns, ctime_ns, inode, content_key, audio_key, status, first_seen_at,
                                     changed_at, missing_since)
-            SELECT ?, s.path, s.name, s.size, s.mtime_ns, s.inode, s.content_key, s.audio_key, s.status, s.first_seen_at,
+            SELECT ?, s.path, s.name, s.size, s.mtime_ns, s.ctime_ns, s.inode, s.content_key, s.audio_key, s.status, s.first_seen_at,
                    s.changed_at, s.missing_since
             FROM \(s).files s
             WHERE NOT EXISTS (SELECT 1 FROM main.files t WHERE t.root_id = ? AND t.path = s.path)
@@ -88,8 +88,8 @@ public enum MergeQueries {
             WHERE s.changed_at > t.changed_at
             """)
         try db.execute(sql: """
-            UPDATE main.files SET (name, size, mtime_ns, inode, content_key, audio_key, status, changed_at, missing_since) =
-                (SELECT s.name, s.size, s.mtime_ns, s.inode, s.content_key, s.audio_key, s.status, s.changed_at, s.missing_since
+            UPDATE main.files SET (name, size, mtime_ns, ctime_ns, inode, content_key, audio_key, status, changed_at, missing_since) =
+                (SELECT s.name, s.size, s.mtime_ns, s.ctime_ns, s.inode, s.content_key, s.audio_key, s.status, s.changed_at, s.missing_since
                  FROM temp.merge_newer n JOIN \(s).files s ON s.id = n.shard_id WHERE n.target_id = main.files.id)
             WHERE id IN (SELECT target_id FROM temp.merge_newer)
             """)

@@ -10,6 +10,9 @@ public struct FileRecord: SnakeCaseRecord, Sendable, Equatable {
     public var name: String
     public var size: Int64
     public var mtimeNs: Int64
+    /// The inode's change time (`st_ctim`): moved by every write, including one that set the modification time
+    /// back afterwards, as taggers do when asked to keep timestamps. Nil in rows scanned before it was kept.
+    public var ctimeNs: Int64?
     public var inode: Int64?
     public var contentKey: String?
     /// The audio's own identity, unchanged by tag edits (`AudioKey`); nil where the container has none.
@@ -21,10 +24,10 @@ public struct FileRecord: SnakeCaseRecord, Sendable, Equatable {
 
     public init(id: Int64? = nil, rootId: Int64, path: String, size: Int64, mtimeNs: Int64, inode: Int64?,
                 contentKey: String?, status: Status = .present, firstSeenAt: Date = Date(), changedAt: Date = Date(),
-                missingSince: Date? = nil, audioKey: String? = nil) {
+                missingSince: Date? = nil, audioKey: String? = nil, ctimeNs: Int64? = nil) {
         self.id = id; self.rootId = rootId; self.path = path
         self.name = Self.nameKey(path)
-        self.size = size; self.mtimeNs = mtimeNs; self.inode = inode; self.contentKey = contentKey
+        self.size = size; self.mtimeNs = mtimeNs; self.ctimeNs = ctimeNs; self.inode = inode; self.contentKey = contentKey
         self.audioKey = audioKey
         self.status = status; self.firstSeenAt = firstSeenAt; self.changedAt = changedAt; self.missingSince = missingSince
     }
