@@ -79,14 +79,19 @@ public final class LibraryScanner {
         var report = ScanReport()
         let rootId = try self.rootId()
         report.rootId = rootId
-        let known = try database.writer.read { db in try FileQueries.files(db, rootId: rootId) }
+        let (known, wasMounted) = try database.writer.read { db in
+            (try FileQueries.files(db, rootId: rootId), try FileQueries.mountPoints(db, rootId: rootId))
+        }
         var byPath: [String: FileRecord] = [:]
         for record in known { byPath[record.path] = record }
 
         var walked: [WalkedFile] = []
         var anyAudio = false
+        var mounted: [String] = []
+        var audioUnder = Set<String>()
         LibraryWalker(root: root).walk(file: { file in
             anyAudio = true
+            for folder in wasMounted where file.relativePath.hasPrefix(folder + "/") { audioUnder.insert(folder) }
             if let shard, !shard.contains(file.relativePath) { return }
             walked.append(file)
             if walked.count % 1000 == 0 { progress?(walked.count) }
@@ -97,7 +102,16 @@ public final class LibraryScanner {
             guard SpindleTemporary.isAbandoned(name: name, modified: modified, before: runStarted),
                   let file = try? ConfinedFile(root: root, relative: relative, followingLink: false) else { return }
             unlinkat(file.directory, file.name, 0)
-        })
+        }, mountPoint: { mounted.append($0) })
+        // As with the root below, for a disk or share mounted inside it: one not mounted leaves its mount point
+        // an empty folder, and marking its files missing would take them out of every genre and playlist, and
+        // after a while out of the index with their results.
+        let unmounted = wasMounted.filter { !audioUnder.contains($0) && !mounted.contains($0) && isUnmounted($0) }
+        for folder in unmounted {
+            report.skipped.append(SkippedEntry(relativePath: folder, reason: "was another disk's or share's mount point at the last "
+                + "scan and is an empty folder now: not mounted? Its files are left as they were (remove the folder if the disk "
+                + "is gone for good)", unreadable: true))
+        }
         report.seen = walked.count
         // No audio at all under a root the index has files of is a library that is not there (a network share
         // not mounted, a disk not attached), not one whose every file was deleted: marking them all missing
@@ -295,6 +309,7 @@ public final class LibraryScanner {
             try TrackQueries.readAgain(db, fileIds: readAgain)
             try AnalysisQueries.makeStale(db, fileIds: audioChangedInPlace)
             try FileQueries.describeRoot(db, rootId: rootId, topLevel: Array(topLevel.prefix(10_000)), shard: shard?.description)
+            try FileQueries.recordMountPoints(db, rootId: rootId, mounted + unmounted)
             // After the matching above: a file that came back today was matched while its row was still there.
             let forgotten = try forgetMissingAfter.map {
                 try FileQueries.forgetMissing(db, rootId: rootId, missingBefore: now.addingTimeInterval(-$0))
@@ -308,5 +323,15 @@ public final class LibraryScanner {
         report.new = remainingInserts.count
         report.seconds = Date().timeIntervalSince(started)
         return report
+    }
+
+    /// A folder inside the root that is there, on the same device as the folder holding it: no longer a mount
+    /// point. (One still on another device is mounted, walked or not; one that is gone was removed.)
+    func isUnmounted(_ relative: String) -> Bool {
+        var folder = stat(), parent = stat()
+        let path = root.absolute(relative)
+        guard lstat(path, &folder) == 0, (folder.st_mode & S_IFMT) == S_IFDIR,
+              stat((path as NSString).deletingLastPathComponent, &parent) == 0 else { return false }
+        return folder.st_dev == parent.st_dev
     }
 }

@@ -518,6 +518,11 @@ enum Migrations {
             // timestamps") kept its size and mtime, and the scan kept the old tags. Null until a scan fills it.
             try db.execute(sql: "ALTER TABLE files ADD COLUMN ctime_ns INTEGER")
         }
+        migrator.registerMigration("v34-mount-points-inside-roots") { db in
+            // JSON array of the folders inside the root that are another device's mount point, sorted: one found
+            // empty later is a disk or share not mounted, not an album deleted file by file.
+            try db.execute(sql: "ALTER TABLE library_roots ADD COLUMN mount_points TEXT")
+        }
         return migrator
     }
 

@@ -250,6 +250,57 @@ final class ScannerTests: XCTestCase {
         XCTAssertEqual(try statuses()["x.flac"], "present")
     }
 
+    /// A folder of the library with a file system of its own mounted on it, unmounted after the test if still there.
+    func mountedDisk(_ relative: String) throws -> String {
+        let disk = library + "/" + relative
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        guard Synth.run("mount", ["-t", "tmpfs", "spindle-test", disk]) == 0 else {
+            throw XCTSkip("cannot mount a file system here (needs root with CAP_SYS_ADMIN)")
+        }
+        addTeardownBlock { _ = Synth.run("umount", [disk]) }
+        return disk
+    }
+
+    /// A second disk mounted inside the library that is not mounted one night leaves an empty folder: its files
+    /// were marked missing (out of every genre and playlist, and forgotten with their results after a while)
+    /// as if deleted one by one. They are left as they were, and `status` says why; the folder removed, they go.
+    func testADiskNotMountedInsideTheLibraryIsNotItsFilesDeleted() throws {
+        let disk = try mountedDisk("Disk 2")
+        try write("Artist/Album/01.flac")
+        try write("Disk 2/Album/01.flac", frequency: 550)
+        try write("Disk 2/Album/02.flac", frequency: 660)
+        XCTAssertEqual(try scan().new, 3)
+        XCTAssertEqual(Synth.run("umount", [disk]), 0)
+        let report = try scan()
+        XCTAssertEqual(report.missing, 0)
+        XCTAssertEqual(report.unreadable, 2)
+        XCTAssertEqual(report.skipped.map(\.relativePath), ["Disk 2"])
+        XCTAssertTrue(report.skipped.first?.reason.contains("mount point") == true, "\(report.skipped)")
+        XCTAssertEqual(try statuses().values.filter { $0 == "present" }.count, 3)
+        // Not mounted on the next night either: still left alone, not forgotten.
+        XCTAssertEqual(try scan().missing, 0)
+        try FileManager.default.removeItem(atPath: disk)
+        let removed = try scan()
+        XCTAssertEqual(removed.missing, 2)
+        XCTAssertTrue(removed.skipped.isEmpty, "\(removed.skipped)")
+    }
+
+    /// A folder that was a mount point and holds audio of its own now (the disk's files copied onto the
+    /// library's disk) is an ordinary folder: nothing is held back.
+    func testAFormerMountPointWithAudioInItIsAnOrdinaryFolder() throws {
+        let disk = try mountedDisk("Disk 2")
+        try write("Artist/Album/01.flac")
+        try write("Disk 2/01.flac", frequency: 550)
+        try write("Disk 2/02.flac", frequency: 660)
+        _ = try scan()
+        XCTAssertEqual(Synth.run("umount", [disk]), 0)
+        try write("Disk 2/01.flac", frequency: 550)
+        let report = try scan()
+        XCTAssertEqual(report.missing, 1)
+        XCTAssertEqual(report.unreadable, 0)
+        XCTAssertTrue(report.skipped.isEmpty, "\(report.skipped)")
+    }
+
     /// An empty root that held files is an unmounted share, not a library deleted file by file: the scan
     /// refuses and marks nothing missing. Before, all of them went missing (and with them genres, playlists).
     func testAnEmptyRootThatHadFilesIsRefusedNotMarkedMissing() throws {

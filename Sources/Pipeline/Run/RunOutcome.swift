@@ -48,7 +48,7 @@ extension LibraryJobs {
                 parts.append("scan: \(scan.seen) audio files (\(scan.new) new, \(scan.changed) changed, \(scan.moved) moved, "
                     + "\(scan.missing) missing, \(scan.unchanged) unchanged) in \(String(format: "%.2f", scan.seconds)) s"
                     + (scan.retagged > 0 ? "; \(scan.retagged) retagged with the audio unchanged keep their analysis" : "")
-                    + (scan.unreadable > 0 ? "; \(scan.unreadable) in folders that could not be read are left as they were" : "")
+                    + (scan.unreadable > 0 ? "; \(scan.unreadable) in folders that could not be read or on disks not mounted are left as they were" : "")
                     + (scan.forgotten > 0 ? "; \(scan.forgotten) missing for over \(Int((scan.keptMissing ?? 0) / 86_400)) days "
                         + "forgotten, with their results" : ""))
                 if !scan.skipped.isEmpty { parts.append("skipped: \(scan.skipped.count) entries (see status)") }

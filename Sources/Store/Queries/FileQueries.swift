@@ -128,6 +128,17 @@ public enum FileQueries {
         try LibraryRootRecord.filter(key: rootId).updateAll(db, Column("top_level").set(to: json), Column("shard").set(to: shard))
     }
 
+    /// The folders inside the root that were mount points (another disk, a share) at the last scan.
+    public static func mountPoints(_ db: Database, rootId: Int64) throws -> [String] {
+        let json = try String.fetchOne(db, sql: "SELECT mount_points FROM library_roots WHERE id = ?", arguments: [rootId])
+        return json.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+    }
+
+    public static func recordMountPoints(_ db: Database, rootId: Int64, _ paths: [String]) throws {
+        let json = String(decoding: try JSONEncoder().encode(paths.sorted()), as: UTF8.self)
+        try db.execute(sql: "UPDATE library_roots SET mount_points = ? WHERE id = ?", arguments: [json, rootId])
+    }
+
     /// Replaces the root's scan issues with this scan's.
     public static func replaceScanIssues(_ db: Database, rootId: Int64, _ issues: [ScanIssueRecord]) throws {
         try ScanIssueRecord.filter(Column("root_id") == rootId).deleteAll(db)
