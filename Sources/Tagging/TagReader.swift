@@ -6,9 +6,15 @@ import Foundation
 public enum TagReader {
     public static func read(path: String) throws -> TagSnapshot {
         var st = stat()
-        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-            throw TagError(path: path, reason: "not a readable regular file")
+        guard stat(path, &st) == 0 else {
+            throw TagError(path: path, reason: "cannot stat (\(String(cString: strerror(errno))))", kind: .unreachable)
         }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw TagError(path: path, reason: "not a readable regular file") }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw TagError(path: path, reason: "cannot open for reading (\(String(cString: strerror(errno))))", kind: .unreachable)
+        }
+        close(fd)
         var info = spn_tag_info()
         defer { spn_tags_free(&info) }
         let status = spn_tags_read(path, &info)

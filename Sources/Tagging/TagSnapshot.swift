@@ -38,6 +38,9 @@ public struct TagError: Error, CustomStringConvertible, Sendable {
         case conflict
         /// TagLib has no reader for this format (AC-3, RF64, ...): the file has no tags Spindle can read.
         case unsupported
+        /// The file could not be stat'ed or opened (gone, no permission, on a disk not mounted): news of its
+        /// place, not of its tags.
+        case unreachable
     }
     public let path: String
     public let reason: String

@@ -40,6 +40,50 @@ final class MissingFilesTests: LibraryTestCase {
         }
     }
 
+    /// A file the index holds that cannot be reached when its turn comes (gone since the scan, a disk not
+    /// mounted, no permission) failed with an analysis row of its content: current, so when it was back it
+    /// stayed failed until it changed, and a forced run wiped the results and the tags it had. Nothing is
+    /// stored for it now.
+    func testAFileThatCouldNotBeReachedIsAnalysedWhenItIsBackAndKeepsWhatItHad() throws {
+        try write("A/away.flac", bpm: 100)
+        try write("A/stays.flac", bpm: 130)
+        let analyzeOnly = dir + "/analyze-only.toml", forced = dir + "/forced.toml"
+        try "[pipeline]\nname = \"analyze only\"\nstages = [\"analyze\"]\n".write(toFile: analyzeOnly, atomically: true, encoding: .utf8)
+        try "[pipeline]\nname = \"forced\"\nstages = [\"tags\", \"analyze\"]\nforce = true\n".write(toFile: forced, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try spindle(["scan"]).status, 0)
+        let away = library + "/A/away.flac"
+        // Gone after the scan, before its analysis: a pipeline without a scan stage.
+        try FileManager.default.moveItem(atPath: away, toPath: dir + "/away.flac")
+        let failed = try spindle(["run", analyzeOnly])
+        XCTAssertEqual(failed.status, 3, failed.stdout + failed.stderr)
+        XCTAssertTrue(try spindle(["status"]).stdout.contains("A/away.flac: cannot stat"))
+        try FileManager.default.moveItem(atPath: dir + "/away.flac", toPath: away)
+        let back = try spindle(["run", analyzeOnly])
+        XCTAssertEqual(back.status, 0, back.stdout + back.stderr)
+        XCTAssertTrue(back.stdout.contains("analyze: 1 analysed (0 partial), 0 failed"), back.stdout)
+        XCTAssertFalse(try spindle(["status"]).stdout.contains("cannot stat"))
+
+        func loudness() throws -> Double? {
+            try SpindleDatabase(path: db).writer.read {
+                try Double.fetchOne($0, sql: "SELECT lufs FROM smart_dj_profiles WHERE relative_path = 'A/away.flac'")
+            }
+        }
+        let measured = try XCTUnwrap(try loudness())
+        try FileManager.default.moveItem(atPath: away, toPath: dir + "/away.flac")
+        func tags() throws -> Row? {
+            try SpindleDatabase(path: db).writer.read {
+                try Row.fetchOne($0, sql: "SELECT t.error, t.duration_s FROM tracks t JOIN files f ON f.id = t.file_id WHERE f.path = 'A/away.flac'")
+            }
+        }
+        let read = try XCTUnwrap(try tags())
+        XCTAssertNil(read["error"] as String?)
+        let run = try spindle(["run", forced])
+        XCTAssertEqual(run.status, 3)
+        XCTAssertTrue(run.stdout.contains("tags: 1 read, 1 failed"), run.stdout)
+        XCTAssertEqual(try loudness(), measured)
+        XCTAssertEqual(try tags(), read)
+    }
+
     func testAFileMissingForAMonthIsForgottenWithItsResults() throws {
         try write("A/gone.flac", bpm: 100)
         try write("A/stays.flac", bpm: 130)

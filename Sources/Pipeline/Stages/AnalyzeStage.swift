@@ -86,6 +86,9 @@ public enum AnalyzeStage {
             try context.journal.flush { db in
                 for result in batch {
                     if let outcome = result.reply?.analysis {
+                        // A row stored for it would be current and its results, if any, gone: the file would stay
+                        // failed when it is back (its disk mounted again, its permissions mended) until it changed.
+                        if outcome.unreachable { continue }
                         // Stored as run: the analyzers this file's job named.
                         var only = options
                         only.enabled = result.job.job.analyzers ?? options.enabled

@@ -8,6 +8,9 @@ public struct FileAnalysisOutcome: Sendable, Codable {
     public var format: AudioFormat?
     /// Set when the file could not be decoded at all.
     public var error: String?
+    /// The error is the file's place, not its bytes: it could not be stat'ed or opened (gone, no permission,
+    /// on a disk not mounted). Nothing was learnt about the file, so nothing is stored and the next run tries again.
+    public var unreachable = false
     /// Set when only part of the file decoded (truncated, corrupt data); results cover that part.
     public var damage: String?
     public var decodedFrames: Int64 = 0
@@ -43,6 +46,7 @@ public enum FileAnalysis {
             decoder = try AudioDecoders.open(path: path)
         } catch let error as DecodeError {
             outcome.error = error.reason
+            outcome.unreachable = error.kind == .unreadable
             return outcome
         } catch {
             outcome.error = "\(error)"

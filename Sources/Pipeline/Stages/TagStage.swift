@@ -44,8 +44,11 @@ public enum TagStage {
                 progress.advance()
             } else {
                 let reason = result.reply?.tagError ?? result.failure ?? "unknown error"
-                batch.append(try TrackRecord.failed(fileId: result.job.fileId, contentKey: result.job.contentKey,
-                                                    reason: reason, crashed: result.reply == nil, in: context.database))
+                // A row would be current and take the tags it had: left as it is, read again by the next run.
+                if result.reply?.tagsUnreachable != true {
+                    batch.append(try TrackRecord.failed(fileId: result.job.fileId, contentKey: result.job.contentKey,
+                                                        reason: reason, crashed: result.reply == nil, in: context.database))
+                }
                 report.failed += 1
                 context.journal.record(fileId: result.job.fileId, stage: "tags", status: .failed, error: reason)
                 progress.advance(failed: true, note: "\(relative): \(reason)")

@@ -31,6 +31,8 @@ struct WorkerReply: Codable, Sendable {
     var id: Int
     var tags: TagSnapshot?
     var tagError: String?
+    /// The tags could not be read for the file's place, not its bytes (`TagError.Kind.unreachable`).
+    var tagsUnreachable: Bool?
     var analysis: FileAnalysisOutcome?
     /// Where the visualiser frames went when the job asked for a file (`FramesHandoff.file`).
     var framesFile: String?
@@ -72,6 +74,7 @@ public enum WorkerMain {
                                              sampleRate: nil, channels: nil, bitDepth: nil)
                 } catch let e as TagError {
                     reply.tagError = e.reason
+                    if e.kind == .unreachable { reply.tagsUnreachable = true }
                 } catch {
                     reply.tagError = "\(error)"
                 }
