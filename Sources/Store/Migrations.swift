@@ -523,6 +523,17 @@ enum Migrations {
             // empty later is a disk or share not mounted, not an album deleted file by file.
             try db.execute(sql: "ALTER TABLE library_roots ADD COLUMN mount_points TEXT")
         }
+        migrator.registerMigration("v35-retry-files-that-could-not-be-reached") { db in
+            // A file that could not be stat'ed or opened when its turn came (gone since the scan, a disk not
+            // mounted) kept a current error row and was never read again while unchanged. Such rows go stale,
+            // and the next run reads those files again; the messages are the decoder's and the tag reader's.
+            try db.execute(sql: """
+                UPDATE analysis SET content_key = NULL
+                WHERE status = 'error' AND (error LIKE 'cannot stat (%' OR error LIKE 'cannot open for reading (%'
+                                            OR error LIKE 'a folder that cannot be read (%');
+                UPDATE tracks SET content_key = NULL WHERE error = 'not a readable regular file';
+                """)
+        }
         return migrator
     }
 

@@ -314,6 +314,26 @@ final class MigrationTests: XCTestCase {
                                #"e.opus {"loudness":2,"tempo":11}"#])
     }
 
+    // Files that could not be stat'ed or opened when their turn came (a disk not mounted) kept a current error
+    // row and were never read again: those rows are stale after the upgrade; a file that is no audio stays failed.
+    func testFilesThatCouldNotBeReachedAreReadAgainAfterTheUpgrade() throws {
+        let files = [("a.flac", "flac", 2), ("b.flac", "flac", 2), ("c.flac", "flac", 2), ("d.flac", "flac", 2)]
+        let (upgraded, _) = try upgrade(dir + "/unreached.db", files, from: "v34-mount-points-inside-roots") { db in
+            try db.execute(sql: "UPDATE analysis SET status = 'error', error = 'cannot stat (No such file or directory)' WHERE file_id = 1")
+            try db.execute(sql: "UPDATE analysis SET status = 'error', error = 'cannot open for reading (Permission denied)' WHERE file_id = 2")
+            try db.execute(sql: "UPDATE analysis SET status = 'error', error = 'not an audio file' WHERE file_id = 3")
+            for id in 1...2 {
+                try db.execute(sql: "INSERT INTO tracks (file_id, content_key, read_at, error) VALUES (?, 'k\(id)', ?, ?)",
+                               arguments: [id, Date(), id == 1 ? "not a readable regular file" : "TagLib cannot read it"])
+            }
+        }
+        try upgraded.writer.read { db in
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT coalesce(content_key, '-') FROM analysis ORDER BY file_id"),
+                           ["-", "-", "k", "k"])
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT coalesce(content_key, '-') FROM tracks ORDER BY file_id"), ["-", "k2"])
+        }
+    }
+
     // Tempo version 12 changes only results version 11 had halved (at most 100 BPM): those are measured again,
     // the others are taken as version 12's, so a library is not decoded again for them.
     func testOnlyTemposThatMayHaveBeenHalvedAreMeasuredAgain() throws {
