@@ -87,11 +87,11 @@ public final class LibraryScanner {
 
         var walked: [WalkedFile] = []
         var anyAudio = false
-        var mounted: [String] = []
+        var mounted: [String: UInt64] = [:]
         var audioUnder = Set<String>()
         LibraryWalker(root: root).walk(file: { file in
             anyAudio = true
-            for folder in wasMounted where file.relativePath.hasPrefix(folder + "/") { audioUnder.insert(folder) }
+            for folder in wasMounted.keys where file.relativePath.hasPrefix(folder + "/") { audioUnder.insert(folder) }
             if let shard, !shard.contains(file.relativePath) { return }
             walked.append(file)
             if walked.count % 1000 == 0 { progress?(walked.count) }
@@ -102,15 +102,16 @@ public final class LibraryScanner {
             guard SpindleTemporary.isAbandoned(name: name, modified: modified, before: runStarted),
                   let file = try? ConfinedFile(root: root, relative: relative, followingLink: false) else { return }
             unlinkat(file.directory, file.name, 0)
-        }, mountPoint: { mounted.append($0) })
+        }, mountPoint: { mounted[$0] = $1 })
         // As with the root below, for a disk or share mounted inside it: one not mounted leaves its mount point
-        // an empty folder, and marking its files missing would take them out of every genre and playlist, and
-        // after a while out of the index with their results.
-        let unmounted = wasMounted.filter { !audioUnder.contains($0) && !mounted.contains($0) && isUnmounted($0) }
-        for folder in unmounted {
-            report.skipped.append(SkippedEntry(relativePath: folder, reason: "was another disk's or share's mount point at the last "
-                + "scan and is an empty folder now: not mounted? Its files are left as they were (remove the folder if the disk "
-                + "is gone for good)", unreadable: true))
+        // an empty folder on another device (the parent's; in a container, the host folder's a volume binds), and
+        // marking its files missing would take them out of every genre and playlist, and after a while out of the
+        // index with their results. A disk emptied on purpose is still its device, and its files go missing.
+        let away = wasMounted.keys.sorted().filter { !audioUnder.contains($0) && isAway($0, device: wasMounted[$0]!) }
+        for folder in away {
+            report.skipped.append(SkippedEntry(relativePath: folder, reason: "was the mount point of another disk or share at the "
+                + "last scan, and is an empty folder of another device now: not mounted? Its files are left as they were "
+                + "(remove the folder if that disk is gone for good)", unreadable: true))
         }
         report.seen = walked.count
         // No audio at all under a root the index has files of is a library that is not there (a network share
@@ -309,7 +310,7 @@ public final class LibraryScanner {
             try TrackQueries.readAgain(db, fileIds: readAgain)
             try AnalysisQueries.makeStale(db, fileIds: audioChangedInPlace)
             try FileQueries.describeRoot(db, rootId: rootId, topLevel: Array(topLevel.prefix(10_000)), shard: shard?.description)
-            try FileQueries.recordMountPoints(db, rootId: rootId, mounted + unmounted)
+            try FileQueries.recordMountPoints(db, rootId: rootId, mounted.merging(away.map { ($0, wasMounted[$0]!) }) { _, recorded in recorded })
             // After the matching above: a file that came back today was matched while its row was still there.
             let forgotten = try forgetMissingAfter.map {
                 try FileQueries.forgetMissing(db, rootId: rootId, missingBefore: now.addingTimeInterval(-$0))
@@ -325,13 +326,11 @@ public final class LibraryScanner {
         return report
     }
 
-    /// A folder inside the root that is there, on the same device as the folder holding it: no longer a mount
-    /// point. (One still on another device is mounted, walked or not; one that is gone was removed.)
-    func isUnmounted(_ relative: String) -> Bool {
-        var folder = stat(), parent = stat()
-        let path = root.absolute(relative)
-        guard lstat(path, &folder) == 0, (folder.st_mode & S_IFMT) == S_IFDIR,
-              stat((path as NSString).deletingLastPathComponent, &parent) == 0 else { return false }
-        return folder.st_dev == parent.st_dev
+    /// A folder inside the root that is there, on another device than the one mounted on it at the last scan.
+    /// (One that is gone was removed.)
+    func isAway(_ relative: String, device: UInt64) -> Bool {
+        var folder = stat()
+        guard lstat(root.absolute(relative), &folder) == 0, (folder.st_mode & S_IFMT) == S_IFDIR else { return false }
+        return UInt64(folder.st_dev) != device
     }
 }

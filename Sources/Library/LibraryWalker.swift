@@ -37,9 +37,9 @@ public struct LibraryWalker {
     /// Walks the root. `temporary` hears of each of Spindle's temporary tag-write copies (a regular file
     /// with the full marker, with its modification time); the walk itself never deletes anything.
     /// `mountPoint` hears of each folder walked that is on another device than the folder holding it (a
-    /// second disk or a network share mounted inside the library).
+    /// second disk or a network share mounted inside the library), with that device.
     public func walk(file: (WalkedFile) -> Void, skipped: (SkippedEntry) -> Void,
-                     temporary: (String, Date) -> Void = { _, _ in }, mountPoint: (String) -> Void = { _ in }) {
+                     temporary: (String, Date) -> Void = { _, _ in }, mountPoint: (String, UInt64) -> Void = { _, _ in }) {
         var st = stat()
         let device = stat(root.path, &st) == 0 ? st.st_dev : 0
         walkDirectory(relative: "", device: device, ignoring: IgnoreFiles(), file: file, skipped: skipped,
@@ -48,7 +48,7 @@ public struct LibraryWalker {
 
     private func walkDirectory(relative: String, device: dev_t, ignoring outer: IgnoreFiles, file: (WalkedFile) -> Void,
                                skipped: (SkippedEntry) -> Void, temporary: (String, Date) -> Void,
-                               mountPoint: (String) -> Void) {
+                               mountPoint: (String, UInt64) -> Void) {
         let absolute = relative.isEmpty ? root.path : root.absolute(relative)
         guard let dir = opendir(absolute) else {
             let reason = errno == ENAMETOOLONG ? "path longer than the system limit" : String(cString: strerror(errno))
@@ -100,7 +100,7 @@ public struct LibraryWalker {
             let type = st.st_mode & S_IFMT
             if type == S_IFDIR {
                 guard !AudioFileTypes.isSystemFolder(name), !ignoring.ignores(childRelative, isFolder: true) else { continue }
-                if st.st_dev != device { mountPoint(childRelative) }
+                if st.st_dev != device { mountPoint(childRelative, UInt64(st.st_dev)) }
                 walkDirectory(relative: childRelative, device: st.st_dev, ignoring: ignoring, file: file, skipped: skipped,
                               temporary: temporary, mountPoint: mountPoint)
                 continue

@@ -519,8 +519,8 @@ enum Migrations {
             try db.execute(sql: "ALTER TABLE files ADD COLUMN ctime_ns INTEGER")
         }
         migrator.registerMigration("v34-mount-points-inside-roots") { db in
-            // JSON array of the folders inside the root that are another device's mount point, sorted: one found
-            // empty later is a disk or share not mounted, not an album deleted file by file.
+            // JSON object: each folder inside the root that is another device's mount point, with that device.
+            // One found empty later on another device is a disk or share not mounted, not an album deleted file by file.
             try db.execute(sql: "ALTER TABLE library_roots ADD COLUMN mount_points TEXT")
         }
         migrator.registerMigration("v35-retry-files-that-could-not-be-reached") { db in

@@ -272,6 +272,7 @@ final class ScannerTests: XCTestCase {
         XCTAssertEqual(try scan().new, 3)
         XCTAssertEqual(Synth.run("umount", [disk]), 0)
         let report = try scan()
+        XCTAssertEqual(report.seen, 1)
         XCTAssertEqual(report.missing, 0)
         XCTAssertEqual(report.unreadable, 2)
         XCTAssertEqual(report.skipped.map(\.relativePath), ["Disk 2"])
@@ -283,6 +284,40 @@ final class ScannerTests: XCTestCase {
         let removed = try scan()
         XCTAssertEqual(removed.missing, 2)
         XCTAssertTrue(removed.skipped.isEmpty, "\(removed.skipped)")
+    }
+
+    /// In a container, a volume whose disk is not mounted on the host binds the empty host folder: the mount
+    /// point is still one, of another device than the disk's. Its files are left as they were; a disk emptied on
+    /// purpose, still the device it was, loses them.
+    func testAnEmptyFileSystemInADisksPlaceIsNotItsFilesDeleted() throws {
+        let disk = try mountedDisk("Disk 2")
+        try write("Artist/Album/01.flac")
+        try write("Disk 2/01.flac", frequency: 550)
+        try write("Disk 2/02.flac", frequency: 660)
+        _ = try scan()
+        // The disk stays mounted elsewhere, so the file system in its place is another device (an unmounted
+        // one's number would be free for it to take).
+        let elsewhere = dir + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        XCTAssertEqual(Synth.run("mount", ["--bind", disk, elsewhere]), 0)
+        addTeardownBlock { _ = Synth.run("umount", [elsewhere]) }
+        XCTAssertEqual(Synth.run("umount", [disk]), 0)
+        XCTAssertEqual(Synth.run("mount", ["-t", "tmpfs", "spindle-test", disk]), 0)
+        let report = try scan()
+        XCTAssertEqual(report.missing, 0)
+        XCTAssertEqual(report.unreadable, 2)
+        XCTAssertEqual(report.skipped.map(\.relativePath), ["Disk 2"])
+        // The same empty file system a night later is still not the disk.
+        XCTAssertEqual(try scan().missing, 0)
+        // Audio on the file system in its place: that is the library's disk there now.
+        try write("Disk 2/03.flac", frequency: 770)
+        let replaced = try scan()
+        XCTAssertEqual([replaced.new, replaced.missing], [1, 2])
+        // Emptied on purpose: the device that held audio at the last scan holds none now.
+        try FileManager.default.removeItem(atPath: disk + "/03.flac")
+        let emptied = try scan()
+        XCTAssertEqual(emptied.missing, 1)
+        XCTAssertTrue(emptied.skipped.isEmpty, "\(emptied.skipped)")
     }
 
     /// A folder that was a mount point and holds audio of its own now (the disk's files copied onto the

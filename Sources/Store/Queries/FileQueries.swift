@@ -128,14 +128,17 @@ public enum FileQueries {
         try LibraryRootRecord.filter(key: rootId).updateAll(db, Column("top_level").set(to: json), Column("shard").set(to: shard))
     }
 
-    /// The folders inside the root that were mount points (another disk, a share) at the last scan.
-    public static func mountPoints(_ db: Database, rootId: Int64) throws -> [String] {
+    /// The folders inside the root that were mount points (another disk, a share) at the last scan, each with
+    /// the device it was.
+    public static func mountPoints(_ db: Database, rootId: Int64) throws -> [String: UInt64] {
         let json = try String.fetchOne(db, sql: "SELECT mount_points FROM library_roots WHERE id = ?", arguments: [rootId])
-        return json.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+        return json.flatMap { try? JSONDecoder().decode([String: UInt64].self, from: Data($0.utf8)) } ?? [:]
     }
 
-    public static func recordMountPoints(_ db: Database, rootId: Int64, _ paths: [String]) throws {
-        let json = String(decoding: try JSONEncoder().encode(paths.sorted()), as: UTF8.self)
+    public static func recordMountPoints(_ db: Database, rootId: Int64, _ devices: [String: UInt64]) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = String(decoding: try encoder.encode(devices), as: UTF8.self)
         try db.execute(sql: "UPDATE library_roots SET mount_points = ? WHERE id = ?", arguments: [json, rootId])
     }
 
