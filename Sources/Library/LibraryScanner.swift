@@ -91,7 +91,15 @@ public final class LibraryScanner {
         var audioUnder = Set<String>()
         LibraryWalker(root: root).walk(file: { file in
             anyAudio = true
-            for folder in wasMounted.keys where file.relativePath.hasPrefix(folder + "/") { audioUnder.insert(folder) }
+            // Each folder above the file, looked up: a library of many mount points (a subvolume per artist) costs
+            // its depth per file, not its number of mount points.
+            if !wasMounted.isEmpty {
+                var folder = Substring(file.relativePath)
+                while let slash = folder.lastIndex(of: "/") {
+                    folder = folder[..<slash]
+                    if wasMounted[String(folder)] != nil { audioUnder.insert(String(folder)) }
+                }
+            }
             if let shard, !shard.contains(file.relativePath) { return }
             walked.append(file)
             if walked.count % 1000 == 0 { progress?(walked.count) }
