@@ -1,6 +1,7 @@
 import Analysis
 import Foundation
 import GRDB
+import GRDBSQLite
 @testable import Pipeline
 @testable import Store
 import TestSupport
@@ -107,5 +108,44 @@ final class FramesHandoffTests: LibraryTestCase {
             try VisFramesWrite(fileId: fileId, fps: 30, bands: 32, count: 3000, source: .file(path: handoff)).store(db)
         })
         XCTAssertEqual(try stored()?["data"] as Data?, frames)
+    }
+
+    /// Frames longer than SQLite keeps a value (past 9 hours at 120 fps × 256 bands) failed the commit of the
+    /// whole batch they were in, at every run. They are stored at a k-th of the rate, each level the loudest of
+    /// k frames, and the analysis row says so. (The limit is lowered here to 1000 bytes.)
+    func testFramesLongerThanSQLiteKeepsAreStoredAtALowerRate() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 2), to: library + "/a.flac", format: .flac16)
+        XCTAssertEqual(try spindle(["analyze"]).status, 0)
+        let database = try SpindleDatabase(path: db)
+        let fileId = try XCTUnwrap(try database.writer.read { try Int64.fetchOne($0, sql: "SELECT id FROM files") })
+        // 300 frames of 8 bands: 2400 bytes, 125 frames to the limit: 3 frames to one, 100 stored.
+        let frames = Data((0..<(300 * 8)).map { (i: Int) -> UInt8 in UInt8((i * 37 + i / 8) % 251) })
+        var expected = Data()
+        for first in Swift.stride(from: 0, to: 300, by: 3) {
+            for band in 0..<8 { expected.append((first..<(first + 3)).map { (f: Int) -> UInt8 in frames[f * 8 + band] }.max()!) }
+        }
+        let handoff = dir + "/handoff"
+        FileManager.default.createFile(atPath: handoff, contents: frames)
+        for source in [VisFramesWrite.Source.file(path: handoff), .bytes(frames)] {
+            try database.writer.write { db in
+                let limit = sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, 1000)
+                defer { sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, limit) }
+                try VisFramesWrite(fileId: fileId, fps: 30, bands: 8, count: 300, source: source).store(db)
+            }
+            let row = try XCTUnwrap(try database.writer.read {
+                try Row.fetchOne($0, sql: """
+                    SELECT v.fps, v.count, v.data, a.frames_fps, a.frames_count FROM vis_frames v JOIN analysis a USING (file_id)
+                    WHERE file_id = ?
+                    """, arguments: [fileId])
+            })
+            XCTAssertEqual(row["data"] as Data, expected, "\(source)")
+            XCTAssertEqual(row["count"] as Int, 100)
+            XCTAssertEqual(row["fps"] as Double, 10)
+            XCTAssertEqual(row["frames_count"] as Int, 100)
+            XCTAssertEqual(row["frames_fps"] as Double, 10)
+        }
+        XCTAssertEqual(VisFramesWrite.step(count: 300, bands: 8, limit: 2400), 1)
+        XCTAssertEqual(VisFramesWrite.step(count: 300, bands: 8, limit: 2399), 2)
+        XCTAssertEqual(VisFramesWrite.step(count: 120 * 3600 * 10, bands: 256, limit: 1_000_000_000), 2)
     }
 }
