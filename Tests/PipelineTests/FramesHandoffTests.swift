@@ -126,7 +126,8 @@ final class FramesHandoffTests: LibraryTestCase {
         }
         let handoff = dir + "/handoff"
         FileManager.default.createFile(atPath: handoff, contents: frames)
-        for source in [VisFramesWrite.Source.file(path: handoff), .bytes(frames)] {
+        // The bytes as a slice too, whose indices do not start at 0.
+        for source in [VisFramesWrite.Source.file(path: handoff), .bytes(frames), .bytes((Data([9, 9, 9]) + frames).dropFirst(3))] {
             try database.writer.write { db in
                 let limit = sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, 1000)
                 defer { sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, limit) }

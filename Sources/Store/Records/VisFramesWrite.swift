@@ -50,7 +50,7 @@ public struct VisFramesWrite: Sendable {
             var offset = 0
             try fill(db, step: step) { buffer in
                 let n = min(buffer.count, data.count - offset)
-                data.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: offset..<(offset + n))
+                data.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: (data.startIndex + offset)..<(data.startIndex + offset + n))
                 offset += n
                 return n
             }
