@@ -299,7 +299,7 @@ final class ScannerTests: XCTestCase {
         // one's number would be free for it to take).
         let elsewhere = dir + "/elsewhere"
         try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
-        XCTAssertEqual(Synth.run("mount", ["--bind", disk, elsewhere]), 0)
+        guard Synth.run("mount", ["--bind", disk, elsewhere]) == 0 else { throw XCTSkip("cannot bind-mount a folder here") }
         addTeardownBlock { _ = Synth.run("umount", [elsewhere]) }
         XCTAssertEqual(Synth.run("umount", [disk]), 0)
         XCTAssertEqual(Synth.run("mount", ["-t", "tmpfs", "spindle-test", disk]), 0)
