@@ -82,8 +82,11 @@ public final class LibraryScanner {
         let (known, wasMounted) = try database.writer.read { db in
             (try FileQueries.files(db, rootId: rootId), try FileQueries.mountPoints(db, rootId: rootId))
         }
-        var byPath: [String: FileRecord] = [:]
-        for record in known { byPath[record.path] = record }
+        // Positions in `known`, not copies of the records: for 100,000 files the copies, with the dictionary
+        // growing by doubling, were 75 MB of the scan's 130 MB peak.
+        var byPath: [String: Int] = [:]
+        byPath.reserveCapacity(known.count)
+        for (index, record) in known.enumerated() { byPath[record.path] = index }
 
         var walked: [WalkedFile] = []
         var anyAudio = false
@@ -149,7 +152,8 @@ public final class LibraryScanner {
         for file in walked {
             seenPaths.insert(file.relativePath)
             let absolute = root.absolute(file.relativePath)
-            if var record = byPath[file.relativePath] {
+            if let index = byPath[file.relativePath] {
+                var record = known[index]
                 // The change time too: a write that set the modification time back still moved it. A row from
                 // before it was kept takes it now, as unchanged unless the inode changed after the row last did
                 // (such an edit made before this version kept it).
