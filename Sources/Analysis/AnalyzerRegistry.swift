@@ -7,18 +7,26 @@ public struct AnalyzerEntry: Sendable {
     public let needsMono: Bool
     /// The names of its results (analysis columns, named as in `inspect --json`; `vis_frames` is the blob).
     public let outputs: [String]
-    let make: @Sendable (StreamFormat, AnalysisOptions) -> RunningAnalyzer
+    let make: @Sendable (StreamFormat, AnalysisOptions, FramesSink?) -> RunningAnalyzer
 
     /// `values` turns the analyzer's typed result into named outputs, each a key of `outputs`.
     public init<A: Analyzer>(name: String, version: Int, needsMono: Bool, outputs: [String],
                              make: @escaping @Sendable (StreamFormat, AnalysisOptions) -> A,
                              values: @escaping @Sendable (A.Output) -> [String: AnalysisValue?]) {
+        self.init(name: name, version: version, needsMono: needsMono, outputs: outputs,
+                  make: { format, options, _ in make(format, options) }, values: values)
+    }
+
+    /// For an analyzer that writes its growing output to the run's `FramesSink`, when there is one.
+    public init<A: Analyzer>(name: String, version: Int, needsMono: Bool, outputs: [String],
+                             make: @escaping @Sendable (StreamFormat, AnalysisOptions, FramesSink?) -> A,
+                             values: @escaping @Sendable (A.Output) -> [String: AnalysisValue?]) {
         self.name = name
         self.version = version
         self.needsMono = needsMono
         self.outputs = outputs
-        self.make = { format, options in
-            let analyzer = make(format, options)
+        self.make = { format, options, sink in
+            let analyzer = make(format, options, sink)
             return RunningAnalyzer(consume: analyzer.consume, finish: { values(analyzer.finish()).compactMapValues { $0 } })
         }
     }

@@ -35,10 +35,11 @@ public final class TrackAnalyzer {
     private let profile: Bool
     private var timings: [String: Double] = [:]
 
-    public init(format: StreamFormat, options: AnalysisOptions, profile: Bool = false) {
+    /// `framesSink`: where the visualiser frames go as they are made, instead of into the result.
+    public init(format: StreamFormat, options: AnalysisOptions, profile: Bool = false, framesSink: FramesSink? = nil) {
         self.format = format
         self.profile = profile
-        running = AnalyzerRegistry.all.filter { options.enabled.contains($0.name) }.map { ($0, $0.make(format, options)) }
+        running = AnalyzerRegistry.all.filter { options.enabled.contains($0.name) }.map { ($0, $0.make(format, options, framesSink)) }
         needsMono = running.contains { $0.entry.needsMono }
     }
 

@@ -3,9 +3,10 @@ import Foundation
 
 /// Feeds an in-memory interleaved signal through a TrackAnalyzer in decoder-sized blocks.
 func analyse(_ samples: [Float], sampleRate: Int, channels: Int, speakers: [UInt64]? = nil,
-             options: AnalysisOptions = AnalysisOptions(), blockFrames: Int = 4096) -> TrackAnalysis {
+             options: AnalysisOptions = AnalysisOptions(), blockFrames: Int = 4096,
+             framesSink: FramesSink? = nil) -> TrackAnalysis {
     let analyzer = TrackAnalyzer(format: StreamFormat(sampleRate: sampleRate, channels: channels, speakers: speakers),
-                                 options: options)
+                                 options: options, framesSink: framesSink)
     samples.withUnsafeBufferPointer { p in
         var frame = 0
         let total = samples.count / channels

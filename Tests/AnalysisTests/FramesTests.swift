@@ -69,4 +69,28 @@ final class FramesTests: XCTestCase {
         let f = frames(Synth.sine(frequency: 500, seconds: 2, sampleRate: 8000, channels: 1, amplitude: 0.5), rate: 8000, channels: 1)
         XCTAssertEqual(f.count, 60)
     }
+
+    /// Given a sink, the frames go there a piece at a time as they are made, the same bytes, and the result
+    /// keeps only their shape and profile: a 10-hour file at 120 fps × 256 bands had its worker hold 1.1 GB.
+    func testFramesGivenASinkGoThereAsTheyAreMadeAndAreTheSame() throws {
+        final class Collecting: FramesSink {
+            var data = Data()
+            var writes = 0
+            func write(_ bytes: UnsafeRawBufferPointer) { data.append(contentsOf: bytes); writes += 1 }
+        }
+        var options = only("frames")
+        options.framesPerSecond = 120
+        options.frameBands = 256
+        // 30,720 bytes a second: 80 s make some 2.4 MiB, over two pieces of 1 MiB.
+        let signal = Synth.noise(seconds: 80, rmsDBFS: -12)
+        let whole = try XCTUnwrap(analyse(signal, sampleRate: 44100, channels: 2, options: options).frames)
+        let sink = Collecting()
+        let sunk = analyse(signal, sampleRate: 44100, channels: 2, options: options, framesSink: sink)
+        XCTAssertNil(sunk.values["vis_frames"], "the frames are not in the result too")
+        XCTAssertEqual(sunk.values["frames_count"]?.int, whole.count)
+        XCTAssertEqual(sink.data, whole.data)
+        XCTAssertGreaterThanOrEqual(sink.writes, 3)
+        XCTAssertEqual(sunk.values["spectrum_mid"]?.double, whole.profile[1])
+        XCTAssertEqual(sunk.values["spectrum_high"]?.double, whole.profile[2])
+    }
 }

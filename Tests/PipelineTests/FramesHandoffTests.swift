@@ -149,4 +149,35 @@ final class FramesHandoffTests: LibraryTestCase {
         XCTAssertEqual(VisFramesWrite.step(count: 300, bands: 8, limit: 2399), 2)
         XCTAssertEqual(VisFramesWrite.step(count: 120 * 3600 * 10, bands: 256, limit: 1_000_000_000), 2)
     }
+
+    /// Frames a hand-off file cannot take (a full disk: here the file size limit) come back into memory, what
+    /// the file took read back first, and go in the reply whole, as when no file could be made; the file goes.
+    func testFramesAFileCannotTakeGoInTheReplyWhole() throws {
+        let path = dir + "/handoff-full"
+        let pieces = (0..<3).map { k in Data((0..<100_000).map { (i: Int) -> UInt8 in UInt8((i * 3 + k) % 256) }) }
+        var limit = rlimit()
+        XCTAssertEqual(getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit), 0)
+        let previous = signal(SIGXFSZ, SIG_IGN)
+        var small = limit
+        small.rlim_cur = 150_000
+        XCTAssertEqual(setrlimit(Int32(RLIMIT_FSIZE.rawValue), &small), 0)
+        let sink = HandoffSink(path: path)
+        for piece in pieces { piece.withUnsafeBytes { sink.write($0) } }
+        XCTAssertEqual(setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit), 0)
+        signal(SIGXFSZ, previous)
+        var outcome = FileAnalysisOutcome(path: path)
+        outcome.analysis = TrackAnalysis(values: [:], versions: [:], frameCount: 0, timings: [:])
+        XCTAssertNil(sink.finish(&outcome))
+        XCTAssertEqual(outcome.analysis?.values["vis_frames"]?.data, pieces.reduce(Data(), +))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+
+        // Written whole, they are in the file, and not in the reply.
+        let fine = HandoffSink(path: path)
+        for piece in pieces { piece.withUnsafeBytes { fine.write($0) } }
+        var written = FileAnalysisOutcome(path: path)
+        written.analysis = TrackAnalysis(values: [:], versions: [:], frameCount: 0, timings: [:])
+        XCTAssertEqual(fine.finish(&written), path)
+        XCTAssertNil(written.analysis?.values["vis_frames"])
+        XCTAssertEqual(FileManager.default.contents(atPath: path), pieces.reduce(Data(), +))
+    }
 }

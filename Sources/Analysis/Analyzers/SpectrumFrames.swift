@@ -5,28 +5,50 @@ public struct VisualFrames: Sendable, Equatable, Codable {
     public var fps: Double
     public var bands: Int
     public var count: Int
-    /// count × bands bytes, frame after frame. `Data`, as the results and the database hold them: a long
-    /// recording's frames (100 MB for a 30-hour audiobook) are never copied on their way.
+    /// count × bands bytes, frame after frame; empty when they went to a `FramesSink` instead. `Data`, as the
+    /// results and the database hold them: a long recording's frames are never copied on their way.
     public var data: Data
+    /// Mean level (0...1) of the low, mid and high thirds of the bands over the whole track.
+    public var profile: [Double]
 
     public init(fps: Double, bands: Int, data: Data) {
-        self.fps = fps
-        self.bands = bands
-        self.count = bands > 0 ? data.count / bands : 0
-        self.data = data
+        let count = bands > 0 ? data.count / bands : 0
+        var sums = Self.ThirdSums(bands: bands)
+        data.withUnsafeBytes { bytes in
+            for i in 0..<count { sums.add(UnsafeRawBufferPointer(rebasing: bytes[(i * bands)..<((i + 1) * bands)])) }
+        }
+        self.init(fps: fps, bands: bands, count: count, data: data, profile: sums.profile(frames: count))
     }
 
-    /// Mean level (0...1) of the low, mid and high thirds of the bands over the whole track.
-    public var profile: [Double] {
-        guard count > 0, bands >= 3 else { return [] }
+    init(fps: Double, bands: Int, count: Int, data: Data, profile: [Double]) {
+        self.fps = fps
+        self.bands = bands
+        self.count = count
+        self.data = data
+        self.profile = profile
+    }
+
+    /// Whether the frames themselves are here (not in a sink).
+    public var isWhole: Bool { data.count == count * bands }
+
+    /// Sums of the levels of each third of the bands, frame by frame: the profile, whether the frames are kept
+    /// or go to a sink as they are made.
+    struct ThirdSums {
+        let bands: Int
         var sums = [Double](repeating: 0, count: 3)
-        data.withUnsafeBytes { bytes in
-            for i in 0..<count {
-                for b in 0..<bands { sums[min(2, b * 3 / bands)] += Double(bytes[i * bands + b]) }
-            }
+
+        init(bands: Int) { self.bands = bands }
+
+        mutating func add(_ frame: UnsafeRawBufferPointer) {
+            guard bands >= 3 else { return }
+            for b in 0..<bands { sums[min(2, b * 3 / bands)] += Double(frame[b]) }
         }
-        let perThird = (0..<3).map { t in Double((0..<bands).filter { min(2, $0 * 3 / bands) == t }.count) }
-        return (0..<3).map { sums[$0] / (perThird[$0] * Double(count) * 255) }
+
+        func profile(frames count: Int) -> [Double] {
+            guard count > 0, bands >= 3 else { return [] }
+            let perThird = (0..<3).map { t in Double((0..<bands).filter { min(2, $0 * 3 / bands) == t }.count) }
+            return (0..<3).map { sums[$0] / (perThird[$0] * Double(count) * 255) }
+        }
     }
 
     /// Frame `i` as floats 0...1.
@@ -56,8 +78,15 @@ public final class SpectrumFrameAnalyzer: Analyzer {
     private var output = Data()
     /// One frame's levels, appended to `output` whole.
     private var levels: [UInt8]
+    /// Where `output` goes a piece at a time, when there is one.
+    private let sink: FramesSink?
+    private var thirds: VisualFrames.ThirdSums
 
-    public init(format: StreamFormat, options: AnalysisOptions) {
+    /// What `output` holds at most before it goes to the sink.
+    static let piece = 1 << 20
+
+    public init(format: StreamFormat, options: AnalysisOptions, sink: FramesSink? = nil) {
+        self.sink = sink
         size = options.frameFFTSize
         sampleRate = format.sampleRate
         fps = options.framesPerSecond
@@ -88,6 +117,7 @@ public final class SpectrumFrameAnalyzer: Analyzer {
         }
         bandBins = bins
         levels = [UInt8](repeating: 0, count: bins.count)
+        thirds = VisualFrames.ThirdSums(bands: bins.count)
     }
 
     private func frameStart(_ i: Int) -> Int64 { Int64((Double(i) * Double(sampleRate) / fps).rounded()) }
@@ -142,7 +172,9 @@ public final class SpectrumFrameAnalyzer: Analyzer {
                 levels[i] = UInt8(level + 0.5)
             }
         }
+        levels.withUnsafeBytes { thirds.add($0) }
         levels.withUnsafeBufferPointer { output.append($0) }
+        if let sink, output.count >= Self.piece { flush(to: sink) }
         nextFrame += 1
         nextEnd = frameStart(nextFrame) + Int64(size)
     }
@@ -157,7 +189,14 @@ public final class SpectrumFrameAnalyzer: Analyzer {
             }
             emitFrame()
         }
-        return VisualFrames(fps: fps, bands: bandBins.count, data: output)
+        if let sink { flush(to: sink) }
+        return VisualFrames(fps: fps, bands: bandBins.count, count: nextFrame, data: output,
+                            profile: thirds.profile(frames: nextFrame))
+    }
+
+    private func flush(to sink: FramesSink) {
+        output.withUnsafeBytes { sink.write($0) }
+        output.removeAll(keepingCapacity: true)
     }
 }
 
@@ -167,14 +206,14 @@ extension SpectrumFrameAnalyzer {
     public static let entry = AnalyzerEntry(
         name: "frames", version: 1, needsMono: true,
         outputs: ["frames_fps", "frames_bands", "frames_count", "spectrum_low", "spectrum_mid", "spectrum_high", "vis_frames"],
-        make: { format, options in SpectrumFrameAnalyzer(format: format, options: options) },
+        make: { format, options, sink in SpectrumFrameAnalyzer(format: format, options: options, sink: sink) },
         values: { frames in
             let profile = frames.profile
             return ["frames_fps": .number(frames.fps), "frames_bands": .integer(frames.bands), "frames_count": .integer(frames.count),
                     "spectrum_low": .number(profile.count == 3 ? profile[0] : nil),
                     "spectrum_mid": .number(profile.count == 3 ? profile[1] : nil),
                     "spectrum_high": .number(profile.count == 3 ? profile[2] : nil),
-                    "vis_frames": .bytes(frames.data)]
+                    "vis_frames": frames.isWhole ? .bytes(frames.data) : nil]
         })
 }
 

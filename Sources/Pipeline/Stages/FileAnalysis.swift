@@ -30,16 +30,17 @@ public enum FileAnalysis {
     static let chunkFrames = 4096
 
     /// Decodes `path` once and feeds every enabled analyzer (none when `analyze` is false: decode only).
+    /// `framesSink`: where the visualiser frames go as they are made, instead of into the outcome.
     public static func run(path: String, options: AnalysisOptions, analyze: Bool = true,
-                           profile: Bool = false) -> FileAnalysisOutcome {
+                           profile: Bool = false, framesSink: FramesSink? = nil) -> FileAnalysisOutcome {
         let started = monotonicSeconds()
-        var outcome = decodeAndAnalyze(path: path, options: options, analyze: analyze, profile: profile)
+        var outcome = decodeAndAnalyze(path: path, options: options, analyze: analyze, profile: profile, framesSink: framesSink)
         outcome.seconds = monotonicSeconds() - started
         return outcome
     }
 
     private static func decodeAndAnalyze(path: String, options: AnalysisOptions, analyze: Bool,
-                                         profile: Bool) -> FileAnalysisOutcome {
+                                         profile: Bool, framesSink: FramesSink?) -> FileAnalysisOutcome {
         var outcome = FileAnalysisOutcome(path: path)
         let decoder: any AudioDecoder
         do {
@@ -56,7 +57,7 @@ public enum FileAnalysis {
         outcome.format = format
         let analyzer = analyze
             ? TrackAnalyzer(format: StreamFormat(sampleRate: format.sampleRate, channels: format.channels, speakers: format.speakers),
-                            options: options, profile: profile)
+                            options: options, profile: profile, framesSink: framesSink)
             : nil
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: chunkFrames * format.channels)
         defer { buffer.deallocate() }

@@ -81,8 +81,9 @@ public enum WorkerMain {
             case .analyze:
                 var options = settings.analysis
                 if let only = job.analyzers { options.enabled.formIntersection(only) }
-                var outcome = FileAnalysis.run(path: job.path, options: options, profile: job.profile)
-                reply.framesFile = job.frames.apply(to: &outcome, job: job.id)
+                let sink = options.enabled.contains(SpectrumFrameAnalyzer.entry.name) ? job.frames.sink(job: job.id) : nil
+                var outcome = FileAnalysis.run(path: job.path, options: options, profile: job.profile, framesSink: sink)
+                reply.framesFile = sink?.finish(&outcome)
                 reply.analysis = outcome
             case .decode:
                 reply.analysis = FileAnalysis.run(path: job.path, options: settings.analysis, analyze: false)
