@@ -261,15 +261,22 @@ final class ScannerTests: XCTestCase {
         return disk
     }
 
+    /// A library of one file on its own disk and two on a second disk mounted at "Disk 2", scanned: the disk's
+    /// folder and the scan's report.
+    func libraryWithASecondDisk() throws -> (disk: String, report: ScanReport) {
+        let disk = try mountedDisk("Disk 2")
+        try write("Artist/Album/01.flac")
+        try write("Disk 2/01.flac", frequency: 550)
+        try write("Disk 2/02.flac", frequency: 660)
+        return (disk, try scan())
+    }
+
     /// A second disk mounted inside the library that is not mounted one night leaves an empty folder: its files
     /// were marked missing (out of every genre and playlist, and forgotten with their results after a while)
     /// as if deleted one by one. They are left as they were, and `status` says why; the folder removed, they go.
     func testADiskNotMountedInsideTheLibraryIsNotItsFilesDeleted() throws {
-        let disk = try mountedDisk("Disk 2")
-        try write("Artist/Album/01.flac")
-        try write("Disk 2/Album/01.flac", frequency: 550)
-        try write("Disk 2/Album/02.flac", frequency: 660)
-        XCTAssertEqual(try scan().new, 3)
+        let (disk, first) = try libraryWithASecondDisk()
+        XCTAssertEqual(first.new, 3)
         XCTAssertEqual(Synth.run("umount", [disk]), 0)
         let report = try scan()
         XCTAssertEqual(report.seen, 1)
@@ -290,11 +297,7 @@ final class ScannerTests: XCTestCase {
     /// point is still one, of another device than the disk's. Its files are left as they were; a disk emptied on
     /// purpose, still the device it was, loses them.
     func testAnEmptyFileSystemInADisksPlaceIsNotItsFilesDeleted() throws {
-        let disk = try mountedDisk("Disk 2")
-        try write("Artist/Album/01.flac")
-        try write("Disk 2/01.flac", frequency: 550)
-        try write("Disk 2/02.flac", frequency: 660)
-        _ = try scan()
+        let disk = try libraryWithASecondDisk().disk
         // The disk stays mounted elsewhere, so the file system in its place is another device (an unmounted
         // one's number would be free for it to take).
         let elsewhere = dir + "/elsewhere"
@@ -323,11 +326,7 @@ final class ScannerTests: XCTestCase {
     /// A folder that was a mount point and holds audio of its own now (the disk's files copied onto the
     /// library's disk) is an ordinary folder: nothing is held back.
     func testAFormerMountPointWithAudioInItIsAnOrdinaryFolder() throws {
-        let disk = try mountedDisk("Disk 2")
-        try write("Artist/Album/01.flac")
-        try write("Disk 2/01.flac", frequency: 550)
-        try write("Disk 2/02.flac", frequency: 660)
-        _ = try scan()
+        let disk = try libraryWithASecondDisk().disk
         XCTAssertEqual(Synth.run("umount", [disk]), 0)
         try write("Disk 2/01.flac", frequency: 550)
         let report = try scan()
