@@ -15,6 +15,8 @@ command -v mpcenc >/dev/null 2>&1 || missing="$missing musepack-tools"
 command -v flac >/dev/null 2>&1 || missing="$missing flac"
 # GNU parallel runs the shard test the way the README's "more than one machine" section does.
 command -v parallel >/dev/null 2>&1 || missing="$missing parallel"
+# mkfs.btrfs (btrfs-progs) makes the loop-mounted disk whose blocks the read-error tests make unreadable.
+command -v mkfs.btrfs >/dev/null 2>&1 || missing="$missing btrfs-progs"
 if [ -n "$missing" ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
   $SUDO apt-get update -qq

@@ -30,7 +30,16 @@ public enum AudioDecoders {
 
     /// Opens `path` with the backend its container needs: libmpg123 for MP3 (exact length even without a
     /// Xing header), libsndfile for what it decodes exactly, FFmpeg for the rest and as a fallback.
+    /// A refusal that a read error explains (the library took it for the end of the file or for bad data)
+    /// is that read error, of kind `unreadable` (`FileReadCheck`).
     public static func open(path: String) throws -> any AudioDecoder {
+        do { return try openByContainer(path: path) } catch let error as DecodeError where error.kind != .unreadable {
+            if let failure = FileReadCheck.failure(path: path) { throw DecodeError(.unreadable, path: path, reason: failure) }
+            throw error
+        }
+    }
+
+    private static func openByContainer(path: String) throws -> any AudioDecoder {
         var st = stat()
         guard stat(path, &st) == 0 else {
             throw DecodeError(.unreadable, path: path, reason: "cannot stat (\(String(cString: strerror(errno))))")

@@ -18,7 +18,11 @@ public enum ContainerSniffer {
         // what follows them is in the buffer in full to be told (MPEG audio: two whole frames, up to 16 KiB in).
         let start = streamStart(handle)
         try handle.seek(toOffset: start)
-        let head = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
+        let head: Data
+        do { head = try handle.read(upToCount: 64 * 1024) ?? Data() } catch {
+            // Not an empty file: one whose first bytes the disk could not deliver.
+            throw DecodeError(.unreadable, path: path, reason: FileReadCheck.failure(path: path) ?? "cannot read (\(error.localizedDescription))")
+        }
         if head.isEmpty {
             if start == 0 { throw DecodeError(.empty, path: path, reason: "empty file (0 bytes)") }
             return .unknown

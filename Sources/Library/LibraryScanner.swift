@@ -172,6 +172,12 @@ public final class LibraryScanner {
                     } else {
                         report.unchanged += 1
                     }
+                    if record.contentKey == nil {
+                        // Its bytes could not be read at the last scan (a read error, no permission): without a
+                        // key it would never match a move, and its tags would stay those read then.
+                        record.contentKey = ContentKey.compute(path: absolute, size: file.size)
+                        update = update || record.contentKey != nil
+                    }
                     if record.audioKey == nil, backfill > 0, AudioKey.applies(to: file.relativePath) {
                         backfill -= 1
                         record.audioKey = AudioKey.compute(path: absolute, size: file.size)

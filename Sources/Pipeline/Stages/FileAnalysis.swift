@@ -9,7 +9,8 @@ public struct FileAnalysisOutcome: Sendable, Codable {
     /// Set when the file could not be decoded at all.
     public var error: String?
     /// The error is the file's place, not its bytes: it could not be stat'ed or opened (gone, no permission,
-    /// on a disk not mounted). Nothing was learnt about the file, so nothing is stored and the next run tries again.
+    /// on a disk not mounted), or the disk could not deliver its bytes (a read error: `FileReadCheck`). Nothing
+    /// was learnt about the file, so nothing is stored and the next run tries again.
     public var unreachable = false
     /// Set when only part of the file decoded (truncated, corrupt data); results cover that part.
     public var damage: String?
@@ -69,6 +70,12 @@ public enum FileAnalysis {
             }
             outcome.decodedFrames += Int64(n)
             analyzer?.consume(UnsafeBufferPointer(start: buffer, count: n * format.channels), frames: n)
+        }
+        if decoder.damage != nil || outcome.decodedFrames == 0, let failure = FileReadCheck.failure(path: path) {
+            // Not the file's damage but the disk's: what decoded before it is no result to keep.
+            outcome.error = failure
+            outcome.unreachable = true
+            return outcome
         }
         outcome.damage = decoder.damage
         if outcome.decodedFrames == 0 {

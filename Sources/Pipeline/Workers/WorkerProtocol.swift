@@ -1,4 +1,5 @@
 import Analysis
+import AudioDecoding
 import Foundation
 import Tagging
 
@@ -31,7 +32,8 @@ struct WorkerReply: Codable, Sendable {
     var id: Int
     var tags: TagSnapshot?
     var tagError: String?
-    /// The tags could not be read for the file's place, not its bytes (`TagError.Kind.unreachable`).
+    /// The tags could not be read for the file's place, not its bytes (`TagError.Kind.unreachable`), or for a read
+    /// error (`FileReadCheck`).
     var tagsUnreachable: Bool?
     var analysis: FileAnalysisOutcome?
     /// Where the visualiser frames went when the job asked for a file (`FramesHandoff.file`).
@@ -75,6 +77,11 @@ public enum WorkerMain {
                 } catch let e as TagError {
                     reply.tagError = e.reason
                     if e.kind == .unreachable { reply.tagsUnreachable = true }
+                    // TagLib takes a read error for a file it cannot parse.
+                    if e.kind == .failed, let failure = FileReadCheck.failure(path: job.path) {
+                        reply.tagError = failure
+                        reply.tagsUnreachable = true
+                    }
                 } catch {
                     reply.tagError = "\(error)"
                 }
