@@ -27,6 +27,20 @@ final class CommandLineTests: XCTestCase {
         try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     }
 
+    /// A link out of the library, which the scan passes over and lists, was counted as a file that failed
+    /// ("failures: 2 file(s)" beside one file that did).
+    func testStatusCountsFailedFilesApartFromWhatTheScanPassedOver() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/elsewhere", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: library + "/Elsewhere", withDestinationPath: dir + "/elsewhere")
+        try Data("not audio at all".utf8).write(to: URL(fileURLWithPath: library + "/A/four.flac"))
+        let db = dir + "/s.db"
+        XCTAssertEqual(try CLI.run(["--db", db, "--library", library, "analyze"]).status, 3)
+        let status = try CLI.run(["--db", db, "status"]).stdout
+        XCTAssertTrue(status.contains("failures:  1 file(s), 1 passed over by the scan\n"), status)
+        XCTAssertTrue(status.contains("[scan] Elsewhere: "), status)
+        XCTAssertTrue(status.contains("[analyze] A/four.flac: "), status)
+    }
+
     func testHelpListsEveryCommandOfTheContract() throws {
         let help = try CLI.run(["--help"]).stdout
         for command in ["scan", "analyze", "run", "inspect", "resolve", "tags", "genres", "frames", "bench", "status",

@@ -80,7 +80,13 @@ public struct StatusReport: Sendable {
         ]
         if !failures.isEmpty {
             // Every stage's: a file whose tags could not be read or written is not an analysis failure.
-            lines.append("failures:  \(failed) file(s)")
+            // What the scan passed over (a folder it could not open, a disk not mounted, a link out of the
+            // library) is no file that failed: counted apart, so "1 file(s)" does not name a folder.
+            let files = Set(failures.filter { $0.stage != "scan" }.map(\.path)).count
+            let passedOver = Set(failures.filter { $0.stage == "scan" }.map(\.path)).count
+            lines.append("failures:  " + [files > 0 ? "\(files) file(s)" : nil,
+                                          passedOver > 0 ? "\(passedOver) passed over by the scan" : nil]
+                .compactMap { $0 }.joined(separator: ", "))
             for f in failures.prefix(20) { lines.append(TerminalText.safe("  [\(f.stage)] \(f.path): \(f.error)")) }
             if failures.count > 20 { lines.append("  … and \(failures.count - 20) more (status --json lists all)") }
         }
