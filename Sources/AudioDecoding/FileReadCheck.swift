@@ -5,8 +5,8 @@ import Foundation
 /// its stream: it reports a file cut short, or corrupt, or empty, and its results would be stored for good as
 /// the file's. Its bytes are fine as far as the file is concerned; the disk could not deliver them. So where a
 /// decoder reports damage or refuses a file, the file is read through once more here, and a read error
-/// turns the outcome into "could not be read", which stores nothing: a file not analysed yet is tried again at the
-/// next run, and one analysed before keeps its results.
+/// turns the outcome into "could not be read", which stores nothing: a file analysed before keeps its results,
+/// and the next run tries again.
 public enum FileReadCheck {
     /// The first read error in `path`'s bytes, worded for the user; nil when every byte reads (the damage, if
     /// any, is the file's own).

@@ -534,6 +534,17 @@ enum Migrations {
                 UPDATE tracks SET content_key = NULL WHERE error = 'not a readable regular file';
                 """)
         }
+        migrator.registerMigration("v36-results-kept-through-a-read-error") { db in
+            // A forced run that could not read a file (a read error, a disk away) keeps its results and tags,
+            // and had left it so: the next runs took them as current, and status listed the failure until the
+            // file changed. Set, the next run reads the file again. FFmpeg's "decoding stopped" at a read error
+            // was stored as partial results of a whole file: those files are analysed again.
+            try db.execute(sql: """
+                ALTER TABLE analysis ADD COLUMN unread_at DATETIME;
+                ALTER TABLE tracks ADD COLUMN unread_at DATETIME;
+                UPDATE analysis SET analyzer_versions = '{}' WHERE damage LIKE 'decoding stopped:%Input/output error%';
+                """)
+        }
         return migrator
     }
 

@@ -82,6 +82,14 @@ final class MissingFilesTests: LibraryTestCase {
         XCTAssertTrue(run.stdout.contains("tags: 1 read, 1 failed"), run.stdout)
         XCTAssertEqual(try loudness(), measured)
         XCTAssertEqual(try tags(), read)
+        // Back: the next run reads its tags and decodes it again, and status no longer lists it.
+        try FileManager.default.moveItem(atPath: dir + "/away.flac", toPath: away)
+        let after = try spindle(["run", "nightly"])
+        XCTAssertEqual(after.status, 0, after.stdout + after.stderr)
+        XCTAssertTrue(after.stdout.contains("tags: 1 read, 0 failed"), after.stdout)
+        XCTAssertTrue(after.stdout.contains("analyze: 1 analysed (0 partial), 0 failed"), after.stdout)
+        XCTAssertFalse(try spindle(["status"]).stdout.contains("cannot stat"))
+        XCTAssertEqual(try loudness(), measured)
     }
 
     func testAFileMissingForAMonthIsForgottenWithItsResults() throws {

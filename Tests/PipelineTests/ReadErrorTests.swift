@@ -64,13 +64,19 @@ final class ReadErrorTests: LibraryTestCase {
         XCTAssertTrue(inspected.stdout.contains("error: a read error at byte"), inspected.stdout + inspected.stderr)
         XCTAssertFalse(inspected.stdout.contains("partial"), inspected.stdout)
 
-        // The disk reads them again (a share back, a block rewritten from a mirror): the next run analyses the one
-        // that had nothing, and the other keeps what it had.
+        // Not read, so the next run reads both again: still unreadable, the one keeps what it had.
+        let again = try spindle(["analyze"])
+        XCTAssertTrue(again.stdout.contains("analyze: 0 analysed (0 partial), 2 failed"), again.stdout)
+        XCTAssertEqual(try loudness("A/song.flac"), measured)
+
+        // The disk reads them again (a share back, a block rewritten from a mirror): the next run analyses both,
+        // and status no longer lists them.
         try disk.mend()
         let healed = try spindle(["analyze"])
         XCTAssertEqual(healed.status, 0, healed.stdout + healed.stderr)
-        XCTAssertTrue(healed.stdout.contains("analyze: 1 analysed (0 partial), 0 failed"), healed.stdout)
-        XCTAssertFalse(try spindle(["status"]).stdout.contains("A/fresh.flac: a read error"))
+        XCTAssertTrue(healed.stdout.contains("analyze: 2 analysed (0 partial), 0 failed"), healed.stdout)
+        XCTAssertFalse(try spindle(["status"]).stdout.contains("read error"))
+        XCTAssertTrue(try spindle(["analyze"]).stdout.contains("analyze: 0 analysed"))
         XCTAssertEqual(try loudness("A/song.flac"), measured)
         XCTAssertNotNil(try loudness("A/fresh.flac"))
     }

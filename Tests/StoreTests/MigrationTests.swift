@@ -161,10 +161,11 @@ final class MigrationTests: XCTestCase {
         let path = dir + "/layouts.db"
         let rows: [(String, String, Int)] = [("mono.flac", "flac", 1), ("stereo.wav", "pcm", 2), ("2.1.wav", "pcm", 3),
                                              ("quad.flac", "flac", 4), ("5.1.m4a", "aac", 6)]
-        let (upgraded, versions) = try upgrade(path, rows, from: "v17-remeter-surround-ogg", to: "v18-remeter-stated-layouts")
+        let (_, versions) = try upgrade(path, rows, from: "v17-remeter-surround-ogg", to: "v18-remeter-stated-layouts")
         XCTAssertEqual(versions, ["mono.flac {\"loudness\":2,\"tempo\":11}", "stereo.wav {\"loudness\":2,\"tempo\":11}",
                                   "2.1.wav {\"tempo\":11}", "quad.flac {\"tempo\":11}", "5.1.m4a {\"tempo\":11}"])
-        let due = try upgraded.writer.read { db in
+        // Today's query needs today's schema: the migrations after v18 leave these rows as they are.
+        let due = try SpindleDatabase(path: path).writer.read { db in
             try AnalysisQueries.filesToAnalyse(db, rootId: 1, versions: ["loudness": 2, "tempo": 11], force: false).map(\.path)
         }
         XCTAssertEqual(due, ["2.1.wav", "5.1.m4a", "quad.flac"])
@@ -332,6 +333,21 @@ final class MigrationTests: XCTestCase {
                            ["-", "-", "k", "k"])
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT coalesce(content_key, '-') FROM tracks ORDER BY file_id"), ["-", "k2"])
         }
+    }
+
+    /// FFmpeg's "decoding stopped" at a read error had stored partial results of a whole file: those are analysed
+    /// again; a file truly cut short, or damaged in its own bytes, keeps its partial results.
+    func testResultsOfADecodeStoppedByAReadErrorAreAnalysedAgainAfterTheUpgrade() throws {
+        let files = [("a.m4a", "aac", 2), ("b.m4a", "aac", 2), ("c.flac", "flac", 2)]
+        let (upgraded, _) = try upgrade(dir + "/eio.db", files, from: "v35-retry-files-that-could-not-be-reached") { db in
+            try db.execute(sql: "UPDATE analysis SET damage = 'decoding stopped: System error : Input/output error.' WHERE file_id = 1")
+            try db.execute(sql: "UPDATE analysis SET damage = 'truncated: decoded 100 of about 200 frames' WHERE file_id = 2")
+            try db.execute(sql: "UPDATE analysis SET damage = 'corrupt data: 3 frames could not be decoded' WHERE file_id = 3")
+        }
+        let due = try upgraded.writer.read { db in
+            try AnalysisQueries.filesToAnalyse(db, rootId: 1, versions: ["loudness": 2], force: false).map(\.path)
+        }
+        XCTAssertEqual(due, ["a.m4a"])
     }
 
     // Tempo version 12 changes only results version 11 had halved (at most 100 BPM): those are measured again,

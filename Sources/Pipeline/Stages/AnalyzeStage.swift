@@ -88,7 +88,14 @@ public enum AnalyzeStage {
                     if let outcome = result.reply?.analysis {
                         // A row stored for it would be current and its results, if any, gone: the file would stay
                         // failed when it is back (its disk mounted again, its permissions mended) until it changed.
-                        if outcome.unreachable { continue }
+                        if outcome.unreachable {
+                            // What it had stays its results; the next run reads it again.
+                            try AnalysisQueries.markUnread(fileId: result.job.fileId, contentKey: result.job.contentKey, in: db)
+                            for copy in copies.followers[result.job.fileId] ?? [] {
+                                try AnalysisQueries.markUnread(fileId: copy.fileId, contentKey: copy.contentKey, in: db)
+                            }
+                            continue
+                        }
                         // Stored as run: the analyzers this file's job named.
                         var only = options
                         only.enabled = result.job.job.analyzers ?? options.enabled

@@ -34,6 +34,16 @@ public enum TagStage {
         }
         let progress = ProgressReporter(label: "tags", total: jobs.count, verbosity: context.verbosity)
         var batch: [TrackRecord] = []
+        var unread: [(fileId: Int64, contentKey: String?)] = []
+        func flush() throws {
+            let rows = batch, marks = unread
+            batch.removeAll()
+            unread.removeAll()
+            try context.journal.flush { db in
+                try TrackQueries.save(db, rows)
+                for file in marks { try TrackQueries.markUnread(db, fileId: file.fileId, contentKey: file.contentKey) }
+            }
+        }
         // What was read is stored even when the pool stops early (no worker could start).
         let processed = Result { try context.pool().process(jobs) { result in
             let relative = result.job.relativePath
@@ -45,7 +55,9 @@ public enum TagStage {
             } else {
                 let reason = result.reply?.tagError ?? result.failure ?? "unknown error"
                 // A row would be current and take the tags it had: left as it is, read again by the next run.
-                if result.reply?.tagsUnreachable != true {
+                if result.reply?.tagsUnreachable == true {
+                    unread.append((result.job.fileId, result.job.contentKey))
+                } else {
                     batch.append(try TrackRecord.failed(fileId: result.job.fileId, contentKey: result.job.contentKey,
                                                         reason: reason, crashed: result.reply == nil, in: context.database))
                 }
@@ -53,14 +65,9 @@ public enum TagStage {
                 context.journal.record(fileId: result.job.fileId, stage: "tags", status: .failed, error: reason)
                 progress.advance(failed: true, note: "\(relative): \(reason)")
             }
-            if batch.count >= 200 || context.journal.isDue {
-                let rows = batch
-                batch.removeAll()
-                try context.journal.flush { db in try TrackQueries.save(db, rows) }
-            }
+            if batch.count + unread.count >= 200 || context.journal.isDue { try flush() }
         } }
-        let rows = batch
-        try context.journal.flush { db in try TrackQueries.save(db, rows) }
+        try flush()
         try processed.get()
         progress.finish()
         return report

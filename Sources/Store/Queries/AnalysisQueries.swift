@@ -86,10 +86,10 @@ public enum AnalysisQueries {
     /// file with `force`.
     public static func filesToAnalyse(_ db: Database, rootId: Int64, versions: [String: Int], force: Bool) throws -> [FileToAnalyse] {
         let current = Self.current(versions)
-        let stale = force ? "1" : "(a.file_id IS NULL OR NOT \(current.sql))"
+        let stale = force ? "1" : "(a.file_id IS NULL OR NOT \(current.sql) OR a.unread_at IS NOT NULL)"
         return try Row.fetchAll(db, sql: """
             SELECT f.id, f.path, f.content_key, f.size, t.duration_s,
-                   CASE WHEN \(ofCurrentContent) THEN a.analyzer_versions END
+                   CASE WHEN \(ofCurrentContent) AND a.unread_at IS NULL THEN a.analyzer_versions END
             FROM files f
             LEFT JOIN analysis a ON a.file_id = f.id LEFT JOIN tracks t ON t.file_id = f.id
             WHERE f.root_id = ? AND f.status = 'present' AND \(stale)
@@ -147,11 +147,11 @@ public enum AnalysisQueries {
         let current = Self.current(versions)
         let ok = try Int.fetchOne(db, sql: """
             SELECT COUNT(*) FROM analysis a JOIN files f ON f.id = a.file_id
-            WHERE f.status = 'present' AND a.status = 'ok' AND \(current.sql)
+            WHERE f.status = 'present' AND a.status = 'ok' AND \(current.sql) AND a.unread_at IS NULL
             """, arguments: current.arguments) ?? 0
         let pending = try Int.fetchOne(db, sql: """
             SELECT COUNT(*) FROM files f LEFT JOIN analysis a ON a.file_id = f.id
-            WHERE f.status = 'present' AND (a.file_id IS NULL OR NOT \(current.sql))
+            WHERE f.status = 'present' AND (a.file_id IS NULL OR NOT \(current.sql) OR a.unread_at IS NOT NULL)
             """, arguments: current.arguments) ?? 0
         return (ok, pending)
     }
@@ -199,7 +199,7 @@ public enum AnalysisQueries {
             "analyzer_versions": AnalysisVersions.encode(versions).databaseValue, "analyzed_at": Date().databaseValue,
             "status": write.status.rawValue.databaseValue, "error": write.error.databaseValue,
             "damage": write.damage.databaseValue, "codec": write.codec.databaseValue, "seconds": write.seconds.databaseValue,
-            "crashes": 0.databaseValue,
+            "crashes": 0.databaseValue, "unread_at": DatabaseValue.null,
         ]
         if write.status == .ok {
             row["duration_s"] = write.durationS.databaseValue
@@ -214,6 +214,13 @@ public enum AnalysisQueries {
         }
     }
 
+    /// A run could not read the file (a read error, the file out of reach): the results of its content stay
+    /// the file's, and the next run reads it again (`filesToAnalyse`).
+    public static func markUnread(fileId: Int64, contentKey: String?, in db: Database) throws {
+        try db.execute(sql: "UPDATE analysis SET unread_at = ? WHERE file_id = ? AND content_key IS ?",
+                       arguments: [Date(), fileId, contentKey])
+    }
+
     /// A worker died or hung on the file. The first time, the row stays stale so the next run retries (the
     /// crash may have been the machine's, an OOM kill); from the second, it is current for `versions` and left
     /// alone until the file changes or `--force`.
@@ -224,7 +231,7 @@ public enum AnalysisQueries {
         try upsert(fileId: fileId, [
             "status": AnalysisRecord.Status.error.rawValue.databaseValue, "error": reason.databaseValue,
             "analyzed_at": Date().databaseValue, "analyzer_version": legacyAnalyzerVersion.databaseValue,
-            "crashes": crashes.databaseValue,
+            "crashes": crashes.databaseValue, "unread_at": DatabaseValue.null,
             "content_key": (crashes >= 2 ? contentKey : nil).databaseValue,
             "analyzer_versions": AnalysisVersions.encode(versions).databaseValue,
         ], exists: existing != nil, in: db)

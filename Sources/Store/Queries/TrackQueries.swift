@@ -9,9 +9,16 @@ public enum TrackQueries {
         try Row.fetchAll(db, sql: """
             SELECT f.id, f.path, f.content_key FROM files f LEFT JOIN tracks t ON t.file_id = f.id
             WHERE f.root_id = ? AND f.status = 'present'
-              AND (? OR t.file_id IS NULL OR t.content_key IS NOT f.content_key)
+              AND (? OR t.file_id IS NULL OR t.content_key IS NOT f.content_key OR t.unread_at IS NOT NULL)
             ORDER BY f.path
             """, arguments: [rootId, all]).map { ($0[0], $0[1], $0[2]) }
+    }
+
+    /// A run could not read the file (a read error, the file out of reach): the tags of its content stay, and
+    /// the next run reads them again (`filesToRead`).
+    public static func markUnread(_ db: Database, fileId: Int64, contentKey: String?) throws {
+        try db.execute(sql: "UPDATE tracks SET unread_at = ? WHERE file_id = ? AND content_key IS ?",
+                       arguments: [Date(), fileId, contentKey])
     }
 
     /// Marks these files' tags to be read again by the next tags stage, whatever content they were read for.

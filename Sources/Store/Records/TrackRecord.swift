@@ -41,6 +41,9 @@ public struct TrackRecord: SnakeCaseRecord, Sendable, Equatable {
     /// Why the tags could not be read (the other fields are then empty).
     public var error: String?
     public var crashes: Int = 0
+    /// When a run last could not read the file (a read error, the file out of reach) though these tags are of
+    /// its content: they stay, and the next run reads it again. Cleared by any read that stores a row.
+    public var unreadAt: Date?
 
     public init(fileId: Int64, readAt: Date = Date()) {
         self.fileId = fileId
