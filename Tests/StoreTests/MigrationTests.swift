@@ -335,10 +335,10 @@ final class MigrationTests: XCTestCase {
         }
     }
 
-    /// FFmpeg's "decoding stopped" at a read error had stored partial results of a whole file: those are analysed
-    /// again; a file truly cut short, or damaged in its own bytes, keeps its partial results.
+    /// libsndfile's "decoding stopped" at a read error had stored partial results of a whole file: those are
+    /// analysed again; a file truly cut short, or damaged in its own bytes, keeps its partial results.
     func testResultsOfADecodeStoppedByAReadErrorAreAnalysedAgainAfterTheUpgrade() throws {
-        let files = [("a.m4a", "aac", 2), ("b.m4a", "aac", 2), ("c.flac", "flac", 2)]
+        let files = [("a.wav", "pcm", 2), ("b.m4a", "aac", 2), ("c.flac", "flac", 2)]
         let (upgraded, _) = try upgrade(dir + "/eio.db", files, from: "v35-retry-files-that-could-not-be-reached") { db in
             try db.execute(sql: "UPDATE analysis SET damage = 'decoding stopped: System error : Input/output error.' WHERE file_id = 1")
             try db.execute(sql: "UPDATE analysis SET damage = 'truncated: decoded 100 of about 200 frames' WHERE file_id = 2")
@@ -347,7 +347,7 @@ final class MigrationTests: XCTestCase {
         let due = try upgraded.writer.read { db in
             try AnalysisQueries.filesToAnalyse(db, rootId: 1, versions: ["loudness": 2], force: false).map(\.path)
         }
-        XCTAssertEqual(due, ["a.m4a"])
+        XCTAssertEqual(due, ["a.wav"])
     }
 
     // Tempo version 12 changes only results version 11 had halved (at most 100 BPM): those are measured again,
