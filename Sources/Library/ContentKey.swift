@@ -14,18 +14,11 @@ public enum ContentKey {
         var hash = FNV1a()
         withUnsafeBytes(of: size.littleEndian) { hash.add($0) }
         var buffer = [UInt8](repeating: 0, count: window)
-        // A read that stops short of the window before the end of the file is a read error on the next call
-        // (btrfs and ZFS deliver the bytes before a block that fails its checksum): a key over part of a window
-        // would stay the file's for as long as it looks unchanged, and with it tags read from what the disk gave.
+        // Whole windows or none: a key over the part of a window before a read error would stay the file's for as
+        // long as it looks unchanged, and with it tags read from what the disk gave.
         func readAt(_ offset: Int64) -> Bool {
-            var got = 0
-            while got < window {
-                let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + got, window - got, off_t(offset) + off_t(got)) }
-                if n > 0 { got += n; continue }
-                if n == 0 { break }
-                if errno == EINTR { continue }
-                return false
-            }
+            let got = FullRead.read(fd, into: &buffer, at: off_t(offset))
+            guard got >= 0 else { return false }
             buffer.withUnsafeBytes { hash.add(UnsafeRawBufferPointer(rebasing: $0[0..<got])) }
             return true
         }

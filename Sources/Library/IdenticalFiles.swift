@@ -20,24 +20,12 @@ public enum IdenticalFiles {
         var bx = [UInt8](repeating: 0, count: chunk), by = [UInt8](repeating: 0, count: chunk)
         var offset: off_t = 0
         while true {
-            let n = full(x, &bx, at: offset), m = full(y, &by, at: offset)
+            let n = FullRead.read(x, into: &bx, at: offset), m = FullRead.read(y, into: &by, at: offset)
             guard n >= 0, n == m else { return false }
             if n == 0 { return true }
             let equal = bx.withUnsafeBytes { p in by.withUnsafeBytes { q in memcmp(p.baseAddress!, q.baseAddress!, n) == 0 } }
             guard equal else { return false }
             offset += off_t(n)
         }
-    }
-
-    /// Reads up to the buffer's size from `offset`, short only at the end of the file; -1 on an error.
-    private static func full(_ fd: Int32, _ buffer: inout [UInt8], at offset: off_t) -> Int {
-        var total = 0
-        while total < buffer.count {
-            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + total, $0.count - total, offset + off_t(total)) }
-            if n < 0 { if errno == EINTR { continue }; return -1 }
-            if n == 0 { break }
-            total += n
-        }
-        return total
     }
 }

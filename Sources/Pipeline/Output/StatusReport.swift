@@ -9,7 +9,12 @@ public struct StatusReport: Sendable {
     public var pending: Int { snapshot.pending }
     public var analysed: Int { snapshot.analysed }
     /// Files failing at some stage (a file failing at two stages counts once).
-    public var failed: Int { Set(snapshot.failures.map(\.path)).count }
+    public var failed: Int { failing { _ in true } }
+
+    /// Distinct paths among the failures of the stages `stage` accepts.
+    private func failing(_ stage: (String) -> Bool) -> Int {
+        Set(snapshot.failures.filter { stage($0.stage) }.map(\.path)).count
+    }
 
     /// The status of the settings' database; a missing database is a usage error, not a new file.
     public static func load(settings: Settings, runLimit: Int = 10) throws -> StatusReport {
@@ -75,15 +80,14 @@ public struct StatusReport: Sendable {
             "library:   \(roots.isEmpty ? "(none scanned yet)" : roots.map(Self.described).joined(separator: ", "))",
             "files:     \(s.filesPresent) present, \(s.filesMissing) missing, \(s.tracks) with tags",
             "analysis:  \(analysed) current, \(pending) pending\(newer.isEmpty ? "" : " (for newer analyzers: \(AnalyzerUpdates.text(newer)))"), "
-                + "\(Set(failures.filter { $0.stage == "analyze" }.map(\.path)).count) failing",
+                + "\(failing { $0 == "analyze" }) failing",
             "features:  \(s.featureVectors) feature vectors (for similarity and clusters)",
         ]
         if !failures.isEmpty {
             // Every stage's: a file whose tags could not be read or written is not an analysis failure.
             // What the scan passed over (a folder it could not open, a disk not mounted, a link out of the
             // library) is no file that failed: counted apart, so "1 file(s)" does not name a folder.
-            let files = Set(failures.filter { $0.stage != "scan" }.map(\.path)).count
-            let passedOver = Set(failures.filter { $0.stage == "scan" }.map(\.path)).count
+            let files = failing { $0 != "scan" }, passedOver = failing { $0 == "scan" }
             lines.append("failures:  " + [files > 0 ? "\(files) file(s)" : nil,
                                           passedOver > 0 ? "\(passedOver) passed over by the scan" : nil]
                 .compactMap { $0 }.joined(separator: ", "))
