@@ -143,6 +143,14 @@ final class SimilarityTests: LibraryTestCase {
         XCTAssertTrue(long.stderr.contains("mix of \(count) of the 30 tracks asked"), long.stderr)
         let longJSON = try json(try spindle(["mix", "chords/chord0.flac", "-n", "30", "--format", "json", "--quiet"]))
         XCTAssertTrue((longJSON["shortfall"] as? String ?? "").hasPrefix("mix of \(count) of the 30"), "\(longJSON)")
+        XCTAssertTrue(long.stderr.contains("another encoding"), "one track left, the seed's other encoding: \(long.stderr)")
+        // Without the copy every track is in the mix: the library is smaller than the mix, nothing was kept out.
+        try FileManager.default.removeItem(atPath: library + "/copies/chord0.ogg")
+        XCTAssertEqual(try spindle(["analyze", "--quiet"]).status, 0)
+        let whole = try spindle(["mix", "chords/chord0.flac", "-n", "30"])
+        XCTAssertEqual(whole.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.count, 12)
+        XCTAssertTrue(whole.stderr.contains("mix of 12 of the 30 tracks asked: every track with a sound profile is in it (12)"),
+                      whole.stderr)
     }
 
     // A VBR MP3 without its Xing header: TagLib 1.13 estimates its length from the first frame's bitrate

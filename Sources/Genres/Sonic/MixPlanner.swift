@@ -34,6 +34,14 @@ public struct MixPlanner: Sendable {
     /// A track's typical neighbour distance: to its `typicalRank`-th nearest track, the median of its 50 nearest.
     static let typicalRank = 25
 
+    /// The typical distance from a track's nearest neighbours, nearest first: the median of them, up to the
+    /// `typicalRank`-th. In a library of fewer than 50 tracks the rank would reach its farthest tracks, and half
+    /// of that is near enough for unrelated tracks of one length and no key (drum loops, noise) to pass for
+    /// encodings of one recording: a mix of a 12-track library left out 4 such tracks.
+    static func typical(_ near: [Neighbour]) -> Double {
+        near.isEmpty ? 0 : near[min(typicalRank, near.count / 2)].distance
+    }
+
     public init(space: SonicSpace) { self.space = space }
 
     public func plan(seed: Int, count n: Int) -> [Step] {
@@ -68,11 +76,10 @@ public struct MixPlanner: Sendable {
         let first = space.nearest(to: seed, count: size)
         // Typical distances are looked up only for pairs as long as each other in one key: few, in a library.
         // The seed's is in the list just fetched (`size` is at least 50, and a shorter list is the whole library).
-        var typicals: [Int: Double] = first.isEmpty ? [:] : [seed: first[min(Self.typicalRank, first.count - 1)].distance]
+        var typicals: [Int: Double] = first.isEmpty ? [:] : [seed: Self.typical(first)]
         func typical(_ row: Int) -> Double {
             if let known = typicals[row] { return known }
-            let near = space.nearest(to: row, count: 2 * Self.typicalRank)
-            let distance = near.isEmpty ? 0 : near[min(Self.typicalRank, near.count - 1)].distance
+            let distance = Self.typical(space.nearest(to: row, count: 2 * Self.typicalRank))
             typicals[row] = distance
             return distance
         }

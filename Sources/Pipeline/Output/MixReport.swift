@@ -25,8 +25,11 @@ public struct MixReport: Sendable {
     /// was not found: that has its own message). A small library, or one artist's discography, runs out of
     /// tracks that may follow. A player asking the read API gets it as the JSON's `shortfall`.
     public var shortfall: String? {
-        guard isAnswered, steps.count < asked else { return nil }
-        return "mix of \(steps.count) of the \(asked) tracks asked: no other track near the seed can follow "
+        guard isAnswered, steps.count < asked, let space = query.space else { return nil }
+        let head = "mix of \(steps.count) of the \(asked) tracks asked: "
+        // A library smaller than the mix is not a track that "cannot follow": say so, or a user looks for copies.
+        if steps.count >= space.count { return head + "every track with a sound profile is in it (\(space.count))" }
+        return head + "no other track near the seed can follow "
             + "(another encoding of a recording already in it, or the artist just played, never comes next)"
     }
 
