@@ -139,7 +139,7 @@ public enum AnalysisTags {
         }
         var notes: [String] = []
         // Album loudness and peak over every track of the album in the library.
-        var albums: [AlbumKey: (gain: Double, peak: Double)?] = [:]
+        var albums: [AlbumKey: (lufs: Double, peak: Double)?] = [:]
         if replayGain {
             var grouped: [AlbumKey: [Track]] = [:]
             for t in tracks { if let k = t.album { grouped[k, default: []].append(t) } }
@@ -199,12 +199,12 @@ public enum AnalysisTags {
                 let album = t.album.flatMap { albums[$0] ?? nil }
                 if isOpus {
                     edit.set["R128_TRACK_GAIN"] = [q78(-23 - lufs)]
-                    if let album { edit.set["R128_ALBUM_GAIN"] = [q78(-23 - album.gain)] }
+                    if let album { edit.set["R128_ALBUM_GAIN"] = [q78(-23 - album.lufs)] }
                 } else {
                     edit.set["REPLAYGAIN_TRACK_GAIN"] = [String(format: "%.2f dB", -18 - lufs)]
                     edit.set["REPLAYGAIN_TRACK_PEAK"] = [String(format: "%.6f", pow(10, (t.truePeakDB ?? -120) / 20))]
                     if let album {
-                        edit.set["REPLAYGAIN_ALBUM_GAIN"] = [String(format: "%.2f dB", -18 - album.gain)]
+                        edit.set["REPLAYGAIN_ALBUM_GAIN"] = [String(format: "%.2f dB", -18 - album.lufs)]
                         edit.set["REPLAYGAIN_ALBUM_PEAK"] = [String(format: "%.6f", album.peak)]
                     }
                 }
