@@ -111,6 +111,19 @@ final class GenreBuilderTests: XCTestCase {
                       fastShelf.name)
         let member = try XCTUnwrap(fastShelf.members.first { $0.path == "untagged/fast0.mp3" })
         XCTAssertTrue(member.explanation.contains("σ") && member.explanation.contains("BPM"), member.explanation)
+        // Each member also names the genre whose centre it is next nearest to, and lies nearer its own.
+        XCTAssertGreaterThan(clusters.count, 1)
+        for c in clusters {
+            for m in c.members {
+                let numbers = try XCTUnwrap(m.explanation.range(of: #"; ([0-9.]+) from the centre \(members' mean [0-9.]+\), next nearest (.+) at ([0-9.]+)$"#,
+                                                                options: .regularExpression), m.explanation)
+                let tail = String(m.explanation[numbers])
+                let named = clusters.map(\.name) + out.dropped.map(\.name)
+                let other = try XCTUnwrap(named.first { $0 != c.name && tail.contains("next nearest \($0) at ") }, tail)
+                let values = tail.split(whereSeparator: { !"0123456789.".contains($0) }).compactMap { Double($0) }
+                XCTAssertLessThanOrEqual(values.first!, values.last!, "\(m.path) in \(c.name), not \(other): \(tail)")
+            }
+        }
     }
 
     /// Two loose shelves and two far outliers: the plain mean silhouette prefers splitting the outliers off

@@ -27,6 +27,16 @@ struct SonicClusters {
             clusters.append((rows, profile, tempoRange(rows), result.clusterSilhouettes[c], c))
         }
         let names = Self.uniqueNames(clusters.map { ($0.profile, $0.tempo, $0.rows.count) })
+        /// The nearest centre of another cluster large enough to be a genre, by name: k-means puts a track in the
+        /// cluster whose centre is nearest over every dimension, so a member can sit on the far side of its
+        /// cluster's named traits ("Dense" holding a sparse track), and this is what says why it is here rather
+        /// than there.
+        func runnerUp(_ row: Int, besides own: Int) -> (name: String, distance: Double)? {
+            clusters.indices.filter { $0 != own && clusters[$0].rows.count >= minSize }.map { other in
+                (names[other].name, Double(KMeans.distance2(space.values, row, result.centroids, clusters[other].centroid,
+                                                            dimensions: d)).squareRoot())
+            }.min { $0.distance < $1.distance }
+        }
         return clusters.enumerated().map { index, cluster in
             let naming = names[index]
             let distances = cluster.rows.map { row in
@@ -45,8 +55,11 @@ struct SonicClusters {
                     this.append(String(format: "%.0f BPM", bpm) + (space.tracks[row].tempoIsTrusted ? "" : " (uncertain)"))
                 }
                 if let key = space.key(row) { this.append(key.name) }
-                let explanation = "cluster: " + described.joined(separator: ", ") + "; this track: " + this.joined(separator: ", ")
+                var explanation = "cluster: " + described.joined(separator: ", ") + "; this track: " + this.joined(separator: ", ")
                     + String(format: "; %.2f from the centre (members' mean %.2f)", distance, typical)
+                if let next = runnerUp(row, besides: index) {
+                    explanation += String(format: ", next nearest %@ at %.2f", next.name, next.distance)
+                }
                 // 1 up to the typical distance from the centre, then falling: 0.5 at three times it.
                 return Membership(path: space.tracks[row].path, score: min(1, 2 / (1 + distance / typical)), explanation: explanation)
             }.sorted { $0.path < $1.path }
