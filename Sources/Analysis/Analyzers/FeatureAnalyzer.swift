@@ -56,7 +56,7 @@ public final class FeatureAnalyzer: Analyzer {
 
 extension FeatureAnalyzer {
     public static let entry = AnalyzerEntry(
-        name: "features", version: 4, needsMono: true,
+        name: "features", version: 5, needsMono: true,
         outputs: ["key", "key_strength", "features"],
         make: { format, _ in FeatureAnalyzer(format: format) },
         values: { r in

@@ -4,7 +4,7 @@ import Foundation
 /// their order belong to a version of the `features` analyzer; a changed set is a new analyzer version.
 public struct FeatureVector: Sendable, Equatable {
     public static let names: [String] =
-        (1...13).map { "mfcc\($0)_mean" } + (1...13).map { "mfcc\($0)_std" }
+        (1...20).map { "mfcc\($0)_mean" } + (1...20).map { "mfcc\($0)_std" }
         + ["centroid_oct_mean", "rolloff_oct_mean", "flatness_log_mean",
            "centroid_oct_std", "rolloff_oct_std", "flatness_log_std"]
         + (1...7).map { "contrast\($0)_mean" }
