@@ -35,9 +35,10 @@ public struct MixPlanner: Sendable {
     static let typicalRank = 25
 
     /// The typical distance from a track's nearest neighbours, nearest first: the median of them, up to the
-    /// `typicalRank`-th. In a library of fewer than 50 tracks the rank would reach its farthest tracks, and half
-    /// of that is near enough for unrelated tracks of one length and no key (drum loops, noise) to pass for
-    /// encodings of one recording: a mix of a 12-track library left out 4 such tracks.
+    /// `typicalRank`-th (the same from 51 tracks up). In a smaller library the `typicalRank`-th nearest is among
+    /// a track's farthest (below 27 tracks, the farthest of all), and half of that is near enough for unrelated
+    /// tracks of one length and no key (drum loops, noise) to pass for encodings of one recording: a mix of a
+    /// 12-track library left out 4 such tracks.
     static func typical(_ near: [Neighbour]) -> Double {
         near.isEmpty ? 0 : near[min(typicalRank, near.count / 2)].distance
     }

@@ -27,10 +27,10 @@ struct SonicClusters {
             clusters.append((rows, profile, tempoRange(rows), result.clusterSilhouettes[c], c))
         }
         let names = Self.uniqueNames(clusters.map { ($0.profile, $0.tempo, $0.rows.count) })
-        /// The nearest centre of another cluster large enough to be a genre, by name: k-means puts a track in the
-        /// cluster whose centre is nearest over every dimension, so a member can sit on the far side of its
-        /// cluster's named traits ("Dense" holding a sparse track), and this is what says why it is here rather
-        /// than there.
+        // The nearest centre of another cluster large enough to be a genre, by name: k-means puts a track in the
+        // cluster whose centre is nearest over every dimension, so a member can sit on the far side of its
+        // cluster's named traits ("Dense" holding a sparse track), and this is what says why it is here rather
+        // than there.
         func runnerUp(_ row: Int, besides own: Int) -> (name: String, distance: Double)? {
             clusters.indices.filter { $0 != own && clusters[$0].rows.count >= minSize }.map { other in
                 (names[other].name, Double(KMeans.distance2(space.values, row, result.centroids, clusters[other].centroid,
