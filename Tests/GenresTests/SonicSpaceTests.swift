@@ -72,6 +72,27 @@ final class SonicSpaceTests: XCTestCase {
         XCTAssertEqual(a.tracks.map(\.path), b.tracks.map(\.path))
     }
 
+    /// A tempo under the trusted confidence is most often another metrical level: read at twice its group's
+    /// tempo, a track must not be placed a whole octave away on the tempo axis, but where a missing tempo is.
+    func testAnUnsureTempoIsLeftOutOfTheSpaceLikeAMissingOne() throws {
+        var tracks = SonicFixture.tracks()
+        let sure = tracks[1].bpm!
+        tracks[0].bpm = 2 * tracks[0].bpm!
+        tracks[0].bpmConfidence = 0.2
+        tracks[0].bpmAlternative = tracks[0].bpm! / 2
+        tracks[1].bpmConfidence = 0.8
+        tracks[2].bpm = nil
+        let space = try XCTUnwrap(SonicSpace(tracks, names: SonicFixture.names))
+        let tempo = space.dimensions - 1
+        XCTAssertEqual(space.names[tempo], SonicSpace.tempoDimension)
+        let unsure = try XCTUnwrap(space.index(of: tracks[0].path)), trusted = try XCTUnwrap(space.index(of: tracks[1].path))
+        let missing = try XCTUnwrap(space.index(of: tracks[2].path))
+        XCTAssertEqual(space.values[missing * space.dimensions + tempo], 0)
+        XCTAssertEqual(space.values[unsure * space.dimensions + tempo], 0, "an unsure 2× reading sits where a missing tempo does")
+        XCTAssertEqual(space.trait(unsure, .tempo), 0)
+        XCTAssertLessThan(space.values[trusted * space.dimensions + tempo], 0, "\(sure) BPM is below the library's mean tempo")
+    }
+
     func testGroupWeightsGiveEachGroupItsShareWhateverItsSize() throws {
         let space = try XCTUnwrap(SonicSpace(SonicFixture.tracks(), names: SonicFixture.names))
         var share: [SonicSpace.Group: Double] = [:]
