@@ -11,15 +11,15 @@ import Foundation
 ///   and production sound like is what a listener recognises first, and it is the most stable across a track.
 /// - **rhythm 0.25**: onset rate, attack, the percussive share (features analyzer version 4: whether a drum
 ///   kit plays) and tempo. Enough that a ballad and a dance track with the same instruments fall apart, not so
-///   much that an octave error in the tempo moves a track across the map. Only a trusted tempo counts (confidence
-///   0.5 or more; below it a tempo is often another metrical level, and the track takes the library's mean): on
-///   the tempo corpus, tracks whose nearest is of their own group 119 → 124 of 234 (scores 24 → 25 of 31, songs
-///   19 → 22 of 37, tracker modules 16 → 20 of 68, recorded soundtracks 53 → 50 of 90), on the development set
-///   tracker modules from their package 5 → 6 of 26, renders of their kind 58 → 61 of 82, transcodes 34 of 34. The percussive share tells the
-///   devset's renders with drums from those without at an AUC of 0.98; given a group of its own (0.15, from
-///   timbre and rhythm), renders whose nearest other recording is of their kind went from 56 to 57 of 82, but
-///   the tempo corpus's tracks whose nearest is of their own group fell from 96 to 92 of 203: fitted to one
-///   set, so it stays a rhythm dimension.
+///   much that an octave error in the tempo moves a track across the map. Only a trusted tempo counts
+///   (confidence 0.5 or more; below it a tempo is often another metrical level, and the track takes the
+///   library's mean): on the tempo corpus, tracks whose nearest is of their own group 119 → 124 of 234 (scores
+///   24 → 25 of 31, songs 19 → 22 of 37, tracker modules 16 → 20 of 68, recorded soundtracks 53 → 50 of 90),
+///   on the development set tracker modules from their package 5 → 6 of 26, renders of their kind 58 → 61 of
+///   82, transcodes 34 of 34. The percussive share tells the devset's renders with drums from those without
+///   at an AUC of 0.98; given a group of its own (0.15, from timbre and rhythm), renders whose nearest other
+///   recording is of their kind went from 56 to 57 of 82, but the tempo corpus's tracks whose nearest is of
+///   their own group fell from 96 to 92 of 203: fitted to one set, so it stays a rhythm dimension.
 /// - **tonal 0.05**: the key-relative chroma, key strength and mode. Mode and harmonic colour matter, but
 ///   the key-relative chroma varies between pieces of one style more than the other groups do: a tie-breaker
 ///   among tracks that sound alike, not a dimension of its own. At 0.15 (timbre 0.60), of 234 tracks of the
