@@ -82,11 +82,19 @@ public enum AnalysisQueries {
         return ("(" + sql + ")", arguments)
     }
 
+    /// SQL: the file `f` is due for analysis: no row `a`, a row that is not `current`, or one a run could not
+    /// read the file for (`markUnread`; its results stay the file's for readers meanwhile). What the next run
+    /// analyses and what status counts pending, and its negation what status counts current.
+    static func due(_ versions: [String: Int]) -> (sql: String, arguments: StatementArguments) {
+        let current = Self.current(versions)
+        return ("(a.file_id IS NULL OR NOT \(current.sql) OR a.unread_at IS NOT NULL)", current.arguments)
+    }
+
     /// Present files of `rootId` whose analysis by `versions`' analyzers is missing or stale; every present
     /// file with `force`.
     public static func filesToAnalyse(_ db: Database, rootId: Int64, versions: [String: Int], force: Bool) throws -> [FileToAnalyse] {
-        let current = Self.current(versions)
-        let stale = force ? "1" : "(a.file_id IS NULL OR NOT \(current.sql) OR a.unread_at IS NOT NULL)"
+        let due = Self.due(versions)
+        let stale = force ? "1" : due.sql
         return try Row.fetchAll(db, sql: """
             SELECT f.id, f.path, f.content_key, f.size, t.duration_s,
                    CASE WHEN \(ofCurrentContent) AND a.unread_at IS NULL THEN a.analyzer_versions END
@@ -94,7 +102,7 @@ public enum AnalysisQueries {
             LEFT JOIN analysis a ON a.file_id = f.id LEFT JOIN tracks t ON t.file_id = f.id
             WHERE f.root_id = ? AND f.status = 'present' AND \(stale)
             ORDER BY f.path
-            """, arguments: [rootId] + (force ? [] : current.arguments)).map {
+            """, arguments: [rootId] + (force ? [] : due.arguments)).map {
             FileToAnalyse(fileId: $0[0], path: $0[1], contentKey: $0[2], size: $0[3], durationS: $0[4],
                           currentVersions: force ? [:] : AnalysisVersions.decode($0[5]))
         }
@@ -144,15 +152,15 @@ public enum AnalysisQueries {
 
     /// Counts of present files whose analysis is current and ok, and of those whose analysis is due.
     public static func counts(_ db: Database, versions: [String: Int]) throws -> (current: Int, pending: Int) {
-        let current = Self.current(versions)
+        let due = Self.due(versions)
         let ok = try Int.fetchOne(db, sql: """
             SELECT COUNT(*) FROM analysis a JOIN files f ON f.id = a.file_id
-            WHERE f.status = 'present' AND a.status = 'ok' AND \(current.sql) AND a.unread_at IS NULL
-            """, arguments: current.arguments) ?? 0
+            WHERE f.status = 'present' AND a.status = 'ok' AND NOT \(due.sql)
+            """, arguments: due.arguments) ?? 0
         let pending = try Int.fetchOne(db, sql: """
             SELECT COUNT(*) FROM files f LEFT JOIN analysis a ON a.file_id = f.id
-            WHERE f.status = 'present' AND (a.file_id IS NULL OR NOT \(current.sql) OR a.unread_at IS NOT NULL)
-            """, arguments: current.arguments) ?? 0
+            WHERE f.status = 'present' AND \(due.sql)
+            """, arguments: due.arguments) ?? 0
         return (ok, pending)
     }
 
@@ -217,8 +225,7 @@ public enum AnalysisQueries {
     /// A run could not read the file (a read error, the file out of reach): the results of its content stay
     /// the file's, and the next run reads it again (`filesToAnalyse`).
     public static func markUnread(fileId: Int64, contentKey: String?, in db: Database) throws {
-        try db.execute(sql: "UPDATE analysis SET unread_at = ? WHERE file_id = ? AND content_key IS ?",
-                       arguments: [Date(), fileId, contentKey])
+        try Store.markUnread(of: AnalysisRecord.self, fileId: fileId, contentKey: contentKey, in: db)
     }
 
     /// A worker died or hung on the file. The first time, the row stays stale so the next run retries (the

@@ -17,8 +17,7 @@ public enum TrackQueries {
     /// A run could not read the file (a read error, the file out of reach): the tags of its content stay, and
     /// the next run reads them again (`filesToRead`).
     public static func markUnread(_ db: Database, fileId: Int64, contentKey: String?) throws {
-        try db.execute(sql: "UPDATE tracks SET unread_at = ? WHERE file_id = ? AND content_key IS ?",
-                       arguments: [Date(), fileId, contentKey])
+        try Store.markUnread(of: TrackRecord.self, fileId: fileId, contentKey: contentKey, in: db)
     }
 
     /// Marks these files' tags to be read again by the next tags stage, whatever content they were read for.
