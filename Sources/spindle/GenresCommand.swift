@@ -15,9 +15,9 @@ struct GenresCommand: ParsableCommand {
                 Rules from data/genre-rules.toml (e.g. "{language} {family}", "{decade} {genre}") plus k-means \
                 clusters (k by the silhouette of the clusters that can be genres, fixed seed) over the \
                 feature vector and tempo, standardised and \
-                weighted timbre 0.60, rhythm 0.25, tonal 0.15; each cluster is named from the traits that set \
+                weighted \(SonicLibrary.weighting); each cluster is named from the traits that set \
                 it apart (brightness, percussiveness, noisiness, texture, tonal clarity, mode, tempo span, \
-                loudness); clusters that repeat a rule genre are merged into it; genres under 3 tracks or the confidence threshold are dropped. \
+                loudness); clusters that repeat a rule genre are merged into it; genres under `min_size` tracks (3 unless data/genre-rules.toml says otherwise) or the confidence threshold are dropped. \
                 Every membership carries an explanation. Replaces the library's rows of composite_genres and \
                 genre_memberships in one transaction; another library in the same database keeps its own.
                 """)

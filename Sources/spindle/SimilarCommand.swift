@@ -8,7 +8,7 @@ struct SimilarCommand: ParsableCommand {
         abstract: "The tracks that sound most like one track.",
         discussion: """
             Nearest tracks by the feature vector (timbre, rhythm and tonal dimensions, standardised over the \
-            library and weighted 0.60/0.25/0.15), each with its distance (0 = identical, about 1.4 between \
+            library and weighted \(SonicLibrary.weighting)), each with its distance (0 = identical, about 1.4 between \
             unrelated tracks) and a short why. PATH goes through the four-strategy resolver, so a player's \
             or server's path works. Needs `spindle analyze` to have run. --json prints {"input", "resolved", \
             "neighbours": [{"path", "distance", "why"}]}. Exit code 3 when PATH resolves to no analysed track.

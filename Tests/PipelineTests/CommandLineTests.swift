@@ -1,4 +1,5 @@
 import Foundation
+import Genres
 import GRDB
 import TestSupport
 import XCTest
@@ -49,6 +50,18 @@ final class CommandLineTests: XCTestCase {
         }
         let tags = try CLI.run(["tags", "--help"]).stdout
         for sub in ["show", "set", "apply", "fix", "write-analysis", "undo"] { XCTAssertTrue(tags.contains(sub)) }
+    }
+
+    /// The help of `similar` and `genres build` gives the sonic space's weighting; both kept 0.60/0.25/0.15
+    /// after the shares became 0.70/0.25/0.05 (ce1bfb5).
+    func testHelpGivesTheSonicSpaceWeightingInForce() throws {
+        let shares = SonicSpace.Group.allCases.map { "\($0.rawValue) " + String(format: "%.2f", $0.share) }
+        XCTAssertEqual(shares.count, 3)
+        for command in [["similar", "--help"], ["genres", "build", "--help"]] {
+            // Help is wrapped to the terminal's width: compare with the line breaks taken out.
+            let help = try CLI.run(command).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            XCTAssertTrue(help.contains(shares.joined(separator: ", ")), "\(command): \(help)")
+        }
     }
 
     func testInspectJSONHasExactlyTheContractKeys() throws {

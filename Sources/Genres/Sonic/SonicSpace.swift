@@ -44,6 +44,11 @@ public struct SonicSpace: Sendable {
             }
         }
 
+        /// The shares as help texts give them: "timbre 0.70, rhythm 0.25, tonal 0.05".
+        public static var weighting: String {
+            allCases.map { String(format: "%@ %.2f", $0.rawValue, $0.share) }.joined(separator: ", ")
+        }
+
         /// The group of a stored dimension name; the names are the features analyzer's (`feature_dimensions`).
         public static func of(_ name: String) -> Group {
             if ["onset_rate", "attack", "percussive_log", SonicSpace.tempoDimension].contains(name) { return .rhythm }

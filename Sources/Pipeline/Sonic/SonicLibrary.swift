@@ -7,6 +7,9 @@ import Store
 /// them: tags, analysis, and the feature vectors of the features analyzer's version most rows hold
 /// (rows of another version wait for their re-analysis and are left out of the sonic space meanwhile).
 public struct SonicLibrary: Sendable {
+    /// Each group's share of the sonic space's distances, for help texts (the command line imports no Genres).
+    public static let weighting = SonicSpace.Group.weighting
+
     public var rows: [(fileId: Int64, input: TrackInput)]
     public var featureNames: [String]
 
