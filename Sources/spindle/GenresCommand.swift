@@ -17,7 +17,8 @@ struct GenresCommand: ParsableCommand {
                 feature vector and tempo, standardised and \
                 weighted \(SonicLibrary.weighting); each cluster is named from the traits that set \
                 it apart (brightness, percussiveness, noisiness, texture, tonal clarity, mode, tempo span, \
-                loudness); clusters that repeat a rule genre are merged into it; genres under `min_size` tracks (3 unless data/genre-rules.toml says otherwise) or the confidence threshold are dropped. \
+                loudness); clusters that repeat a rule genre are merged into it; genres under `min_size` tracks \
+                (data/genre-rules.toml) or the confidence threshold are dropped. \
                 Every membership carries an explanation. Replaces the library's rows of composite_genres and \
                 genre_memberships in one transaction; another library in the same database keeps its own.
                 """)
