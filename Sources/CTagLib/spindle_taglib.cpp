@@ -9,6 +9,9 @@
 #include <string>
 #include <exception>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <fileref.h>
 #include <tfile.h>
 #include <tfilestream.h>
@@ -172,12 +175,70 @@ void appendUnmapped(std::string &records, const TagLib::PropertyMap &props, cons
 
 }  // namespace
 
+namespace {
+
+/* A stream over a descriptor the caller already holds, named as the file it stands for so that TagLib picks the
+   format by that name's extension, as it does for a path. TagLib never opens anything by name through it: a
+   copy being edited cannot be swapped for a symlink between Spindle's checks and TagLib's writes. The stream
+   owns a duplicate of the descriptor (closed with it); the caller's stays open. */
+class DescriptorStream : public TagLib::FileStream {
+public:
+    DescriptorStream(int duplicate, const char *name, bool readOnly)
+        : TagLib::FileStream(duplicate, readOnly), name_(name ? name : "") {}
+    TagLib::FileName name() const override { return name_.c_str(); }
+private:
+    std::string name_;
+};
+
+/* The duplicate a DescriptorStream takes, rewound: a duplicate shares the caller's file offset. */
+int rewoundDuplicate(int fd) {
+    const int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (copy >= 0) lseek(copy, 0, SEEK_SET);
+    return copy;
+}
+
+int readStream(TagLib::FileStream &stream, spn_tag_info *out);
+
+}  // namespace
+
 extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
     std::memset(out, 0, sizeof(*out));
     try {
         // Read-only: TagLib opens a file for writing whenever it may, and a reader holding it so looks to
         // other programs (and to a tag batch's check) like a copy still being written.
         TagLib::FileStream stream(path, true);
+        return readStream(stream, out);
+    } catch (const std::exception &e) {
+        setError(out, std::string("TagLib failed: ") + e.what());
+    } catch (...) {
+        setError(out, "TagLib failed with an unknown exception");
+    }
+    return 0;
+}
+
+extern "C" int spn_tags_read_fd(int fd, const char *name, spn_tag_info *out) {
+    std::memset(out, 0, sizeof(*out));
+    try {
+        const int duplicate = rewoundDuplicate(fd);
+        if (duplicate < 0) {
+            setError(out, "TagLib cannot open the file");
+            return 2;
+        }
+        DescriptorStream stream(duplicate, name, true);
+        if (!stream.isOpen()) close(duplicate);
+        return readStream(stream, out);
+    } catch (const std::exception &e) {
+        setError(out, std::string("TagLib failed: ") + e.what());
+    } catch (...) {
+        setError(out, "TagLib failed with an unknown exception");
+    }
+    return 0;
+}
+
+namespace {
+
+int readStream(TagLib::FileStream &stream, spn_tag_info *out) {
+    {
         if (!stream.isOpen()) {
             setError(out, "TagLib cannot open the file");
             return 2;
@@ -271,13 +332,10 @@ extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
             out->properties_size = records.size();
         }
         return 1;
-    } catch (const std::exception &e) {
-        setError(out, std::string("TagLib failed: ") + e.what());
-    } catch (...) {
-        setError(out, "TagLib failed with an unknown exception");
     }
-    return 0;
 }
+
+}  // namespace
 
 extern "C" void spn_tags_free(spn_tag_info *info) {
     if (info && info->properties) {
@@ -350,15 +408,26 @@ void storeUnmapped(const TagLib::StringList &untranslated, const std::vector<std
 
 }  // namespace
 
-extern "C" int spn_tags_write(const char *path, const char *set, unsigned long set_size, const char *unset,
-                              unsigned long unset_size, int id3v2_version, char *error, int error_size) {
+extern "C" int spn_tags_write_fd(int fd, const char *name, const char *set, unsigned long set_size, const char *unset,
+                                 unsigned long unset_size, int id3v2_version, char *error, int error_size) {
     try {
         std::vector<std::pair<std::string, std::string>> setRecords, unsetRecords;
         if (!records(set, set_size, setRecords) || !records(unset, unset_size, unsetRecords)) {
             writeError(error, error_size, "malformed tag records");
             return 0;
         }
-        TagLib::FileRef ref(path, false);
+        const int duplicate = rewoundDuplicate(fd);
+        if (duplicate < 0) {
+            writeError(error, error_size, "TagLib cannot open this file for writing");
+            return 0;
+        }
+        DescriptorStream stream(duplicate, name, false);
+        if (!stream.isOpen() || stream.readOnly()) {
+            if (!stream.isOpen()) close(duplicate);
+            writeError(error, error_size, "TagLib cannot open this file for writing");
+            return 0;
+        }
+        TagLib::FileRef ref(&stream, false);
         if (ref.isNull() || !ref.file() || !ref.file()->isValid()) {
             writeError(error, error_size, "TagLib cannot open this file for writing");
             return 0;

@@ -17,9 +17,24 @@ public enum TagReader {
         close(fd)
         var info = spn_tag_info()
         defer { spn_tags_free(&info) }
-        let status = spn_tags_read(path, &info)
+        return try snapshot(of: &info, status: spn_tags_read(path, &info), path: path,
+                            fallback: { ContainerTagReader.read(path: path) })
+    }
+
+    /// The tags of the file open as `descriptor` (left open), read through it alone: `name` is the file's name,
+    /// whose extension picks the format as a path's would. A tag write reads its copy back so, never by a name
+    /// that could have been swapped for a symlink meanwhile.
+    public static func read(descriptor: Int32, name: String) throws -> TagSnapshot {
+        var info = spn_tag_info()
+        defer { spn_tags_free(&info) }
+        return try snapshot(of: &info, status: spn_tags_read_fd(descriptor, name, &info), path: name,
+                            fallback: { ContainerTagReader.read(path: "/proc/self/fd/\(descriptor)") })
+    }
+
+    private static func snapshot(of info: inout spn_tag_info, status: Int32, path: String,
+                                 fallback: () -> TagSnapshot?) throws -> TagSnapshot {
         guard status == 1 else {
-            if status == 2, let snapshot = ContainerTagReader.read(path: path) { return snapshot }
+            if status == 2, let snapshot = fallback() { return snapshot }
             let reason = withUnsafeBytes(of: info.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             throw TagError(path: path, reason: reason, kind: status == 2 ? .unsupported : .failed)
         }

@@ -31,8 +31,6 @@ public struct TagWriteTarget {
         self.temporaryName = temporaryName
         self.display = display
     }
-
-    func path(_ entry: String) -> String { "/proc/self/fd/\(directory)/\(entry)" }
 }
 
 /// What the caller proves about a write before the copy may replace the original.
@@ -60,7 +58,6 @@ public struct TagWriteChecks {
 public enum TagWriter {
     public static func apply(_ edit: TagEdit, at target: TagWriteTarget, id3v2Version: Int = 0,
                              checks: TagWriteChecks) throws {
-        let original = target.path(target.name)
         let source = openat(target.directory, target.name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard source >= 0 else {
             throw TagError(path: target.display, reason: "cannot open: \(String(cString: strerror(errno)))")
@@ -70,11 +67,15 @@ public enum TagWriter {
         guard fstat(source, &before) == 0, (before.st_mode & S_IFMT) == S_IFREG else {
             throw TagError(path: target.display, reason: "not a regular file")
         }
+        // The original as opened, whatever its name comes to hold meanwhile.
+        let original = "/proc/self/fd/\(source)"
         try checks.original(original)
+        var copied: Int32 = -1
+        defer { if copied >= 0 { close(copied) } }
         do {
-            try copy(from: source, mode: before, into: target)
+            copied = try copy(from: source, mode: before, into: target)
             do {
-                try editCopy(edit, into: target, id3v2Version: id3v2Version, checks: checks, original: original)
+                try editCopy(edit, held: copied, into: target, id3v2Version: id3v2Version, checks: checks, original: original)
             } catch let error as TagError where error.kind == .failed {
                 throw diskFull(target.directory).map { TagError(path: target.display, reason: "\($0): \(error.reason)") } ?? error
             }
@@ -86,12 +87,23 @@ public enum TagWriter {
                 throw TagError(path: target.display, reason: "the file changed while its tags were written; left as it is",
                                kind: .conflict)
             }
+            try requireCopyInPlace(copied, named: target.temporaryName, in: target)
             guard renameat(target.directory, target.temporaryName, target.directory, target.name) == 0 else {
                 throw TagError(path: target.display, reason: "cannot replace the file: \(String(cString: strerror(errno)))")
             }
         } catch {
-            unlinkat(target.directory, target.temporaryName, 0)
+            // Only the copy this write made is removed: an entry swapped in under its name is someone else's.
+            if copied >= 0, isEntry(target.temporaryName, in: target.directory, of: copied) {
+                unlinkat(target.directory, target.temporaryName, 0)
+            }
             throw error
+        }
+        // Someone with write access to the folder can still rename an entry of theirs over the copy's name in the
+        // instant between the last check and the rename; the file then holds their entry, not the edited copy.
+        // That is told, not passed over as written.
+        guard isEntry(target.name, in: target.directory, of: copied) else {
+            throw TagError(path: target.display, reason: "the edited copy was replaced by another file as it was put in place; "
+                + "check the file: it is not what Spindle wrote")
         }
         // The rename is done; a failed folder sync only weakens durability after a power cut, and the file
         // already holds the new tags, so it is reported rather than undone.
@@ -100,19 +112,35 @@ public enum TagWriter {
         }
     }
 
+    /// Whether `entry` in the folder names the file open as `descriptor` (not a symlink, not another file).
+    static func isEntry(_ entry: String, in directory: Int32, of descriptor: Int32) -> Bool {
+        var held = stat(), named = stat()
+        return fstat(descriptor, &held) == 0 && fstatat(directory, entry, &named, AT_SYMLINK_NOFOLLOW) == 0
+            && held.st_dev == named.st_dev && held.st_ino == named.st_ino
+    }
+
+    /// The copy's name must still be the copy Spindle made and edited: another user of the folder who renamed
+    /// a symlink or a file of theirs over it would otherwise have it renamed over the original.
+    private static func requireCopyInPlace(_ copied: Int32, named entry: String, in target: TagWriteTarget) throws {
+        guard isEntry(entry, in: target.directory, of: copied) else {
+            throw TagError(path: target.display, reason: "the edited copy was replaced by another file while it was written; "
+                + "the original is untouched")
+        }
+    }
+
     /// TagLib's edit of the copy, then the copy read back: every new value there, every removed key gone, and
-    /// the audio as the original's.
-    private static func editCopy(_ edit: TagEdit, into target: TagWriteTarget, id3v2Version: Int, checks: TagWriteChecks,
-                                 original: String) throws {
-        let temporary = target.path(target.temporaryName)
+    /// the audio as the original's. All of it goes through the descriptor held since the copy was created,
+    /// never by the copy's name, which another user of the folder could swap for a symlink to a file outside.
+    private static func editCopy(_ edit: TagEdit, held copied: Int32, into target: TagWriteTarget, id3v2Version: Int,
+                                 checks: TagWriteChecks, original: String) throws {
         let (set, unset) = records(edit)
         var error = [CChar](repeating: 0, count: 512)
         let ok = set.withUnsafeBufferPointer { s in
             unset.withUnsafeBufferPointer { u in
                 s.withMemoryRebound(to: CChar.self) { s in
                     u.withMemoryRebound(to: CChar.self) { u in
-                        spn_tags_write(temporary, s.baseAddress, UInt(s.count), u.baseAddress, UInt(u.count),
-                                       Int32(id3v2Version), &error, Int32(error.count))
+                        spn_tags_write_fd(copied, target.temporaryName, s.baseAddress, UInt(s.count), u.baseAddress,
+                                          UInt(u.count), Int32(id3v2Version), &error, Int32(error.count))
                     }
                 }
             }
@@ -120,9 +148,14 @@ public enum TagWriter {
         guard ok == 1 else {
             throw TagError(path: target.display, reason: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        try flush(target.temporaryName, in: target)
+        // A failed sync (a full disk found late) abandons the write.
+        guard fsync(copied) == 0 else {
+            throw TagError(path: target.display, reason: "sync of the edited copy failed: \(String(cString: strerror(errno))); the original is untouched")
+        }
+        // Found swapped now, the write stops before decoding anything.
+        try requireCopyInPlace(copied, named: target.temporaryName, in: target)
         // Read the copy back: every new value must be there, every removed key gone.
-        let after = try TagReader.read(path: temporary)
+        let after = try TagReader.read(descriptor: copied, name: target.temporaryName)
         // Order-insensitive: ID3v2.3 stores several genres in its own order.
         for (key, values) in edit.set where (after.properties[key] ?? []).sorted() != values.sorted() {
             throw TagError(path: target.display, reason: "\(key) did not read back as written; the original is untouched")
@@ -130,7 +163,8 @@ public enum TagWriter {
         for key in edit.unset where after.properties[key] != nil {
             throw TagError(path: target.display, reason: "\(key) is still present after its removal; the original is untouched")
         }
-        try checks.audio(original, temporary)
+        // A descriptor's /proc path reopens the file it holds, not whatever its name now is.
+        try checks.audio(original, "/proc/self/fd/\(copied)")
     }
 
     /// TagLib reports no failed write (its streams ignore `fwrite`'s errors): a copy cut short by a full disk
@@ -150,15 +184,18 @@ public enum TagWriter {
     }
 
     /// Copies the open original into a new temporary file in the same folder, checking every write and the
-    /// final `fsync`/`close`, with the original's mode, owner and extended attributes.
-    private static func copy(from input: Int32, mode st: stat, into target: TagWriteTarget) throws {
-        let output = openat(target.directory, target.temporaryName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                            st.st_mode & 0o7777)
+    /// final `fsync`, with the original's mode, owner and extended attributes. Returns the copy, open for
+    /// reading and writing: the caller edits it through this descriptor and closes it.
+    private static func copy(from input: Int32, mode st: stat, into target: TagWriteTarget) throws -> Int32 {
+        // Readable and writable by its owner while it is edited, whatever the original's mode: it is given
+        // that mode at the end.
+        let output = openat(target.directory, target.temporaryName, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                            0o600)
         guard output >= 0 else {
             throw TagError(path: target.display, reason: "cannot write beside it: \(String(cString: strerror(errno)))")
         }
-        var closed = false
-        defer { if !closed { close(output) } }
+        var handed = false
+        defer { if !handed { close(output) } }
         func failure(_ what: String) -> TagError {
             TagError(path: target.display, reason: "\(what): \(String(cString: strerror(errno))); the original is untouched")
         }
@@ -187,8 +224,8 @@ public enum TagWriter {
         if fchown(output, st.st_uid, st.st_gid) != 0 { _ = fchown(output, uid_t.max, st.st_gid) }
         guard fchmod(output, st.st_mode & 0o7777) == 0 else { throw failure("cannot set permissions") }
         guard fsync(output) == 0 else { throw failure("sync failed") }
-        closed = true
-        guard close(output) == 0 else { throw failure("close failed") }
+        handed = true
+        return output
     }
 
     /// Extended attributes (user.*, security labels, ACLs) travel with the copy; a file system without them
@@ -209,16 +246,6 @@ public enum TagWriter {
             if fsetxattr(output, name, value, n, 0) != 0, errno != ENOTSUP, errno != EPERM {
                 throw TagError(path: display, reason: "cannot keep extended attribute \(name): \(String(cString: strerror(errno))); the original is untouched")
             }
-        }
-    }
-
-    /// Flushes what TagLib wrote to the copy; a failed sync (a full disk found late) abandons the write.
-    private static func flush(_ entry: String, in target: TagWriteTarget) throws {
-        let fd = openat(target.directory, entry, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { throw TagError(path: target.display, reason: "the edited copy vanished; the original is untouched") }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else {
-            throw TagError(path: target.display, reason: "sync of the edited copy failed: \(String(cString: strerror(errno))); the original is untouched")
         }
     }
 }

@@ -304,6 +304,35 @@ final class TagWriteSafetyTests: LibraryTestCase {
         XCTAssertEqual(try title(library + "/A/" + name), "Long")
     }
 
+    // Attack review, high: another user of the folder renamed a symlink to a file outside the root over the
+    // copy the moment it was created; TagLib, handed the copy by name, wrote the outside file (3 of 3 tries),
+    // and nothing was journaled for undo to restore it. Over 20 tries, each copy swapped, the outside file
+    // must stay byte for byte what it was, and the library's file must never become the attacker's entry.
+    func testACopySwappedForASymlinkAsItIsCreatedNeverWritesTheLinkedFile() throws {
+        let path = library + "/A/song.wav"
+        try Synth.write(Synth.sine(frequency: 440, seconds: 20), to: path, format: .wav16)
+        let outside = dir + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        let victim = outside + "/victim.wav"
+        try Synth.write(Synth.sine(frequency: 330, seconds: 2), to: victim, format: .wav16)
+        let victimBefore = try Data(contentsOf: URL(fileURLWithPath: victim))
+        XCTAssertEqual(try spindle(["scan"]).status, 0)
+        let attacker = try CopySwapAttacker(folder: library + "/A", prefix: ".spindle-tmp-", target: victim)
+        defer { attacker.stop() }
+        for attempt in 1...20 {
+            let r = try spindle(["tags", "set", "A/song.wav", "--set", "TITLE=Pwned \(attempt)"])
+            XCTAssertEqual(r.status, 3, "attempt \(attempt): " + r.stdout + r.stderr)
+            XCTAssertTrue(r.stdout.contains("replaced by another file"), r.stdout)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: victim)), victimBefore, "attempt \(attempt) wrote outside the root")
+            var st = stat()
+            XCTAssertEqual(lstat(path, &st), 0)
+            XCTAssertEqual(st.st_mode & S_IFMT, S_IFREG, "the library's file is still a regular file")
+        }
+        XCTAssertEqual(attacker.swaps, 20, "every copy was swapped, so every attempt was attacked")
+        XCTAssertEqual(try AudioDigest.of(path: path).frames, 20 * 44100)
+        XCTAssertNil(try title(path))
+    }
+
     // 10. Scans remove only Spindle's own abandoned copies.
     func testScansRemoveOnlyAbandonedSpindleTemporaries() throws {
         try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/A/x.flac", format: .flac16)
