@@ -91,8 +91,8 @@ final class ShardTests: LibraryTestCase {
                 SELECT 1, 'generated/' || x || '.flac', x || '.flac', 1000, 0, 'k' || x, 'present', '2026-01-01', '2026-01-01' FROM c
                 """)
             try db.execute(sql: """
-                INSERT INTO analysis (file_id, content_key, analyzer_version, analyzed_at, status, bpm)
-                SELECT id, content_key, 3, '2026-01-01', 'ok', 120 FROM files
+                INSERT INTO analysis (file_id, content_key, analyzer_version, analyzed_at, status, bpm, duration_s)
+                SELECT id, content_key, 3, '2026-01-01', 'ok', 120, 1.0 FROM files
                 """)
             try db.execute(sql: "INSERT INTO vis_frames (file_id, fps, bands, count, data) SELECT id, 30, 32, 32, randomblob(1024) FROM files")
         }

@@ -64,12 +64,26 @@ public enum ShardMerge {
         guard stat(shard, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
             throw ConfigurationError("\(shard): not a database file")
         }
-        let shardReal = realpath(shard, nil), targetReal = realpath(targetPath, nil)
-        defer { free(shardReal); free(targetReal) }
-        if let shardReal, let targetReal, strcmp(shardReal, targetReal) == 0 {
+        // The same file by any name: a symlink, a hard link (which read as "disk I/O error… disk may be full").
+        var targetStat = stat()
+        if stat(targetPath, &targetStat) == 0, targetStat.st_dev == st.st_dev, targetStat.st_ino == st.st_ino {
             throw ConfigurationError("\(shard) is the target database itself")
         }
-        return try database.writer.writeWithoutTransaction { db in try MergeQueries.withShard(db, path: shard) {
+        do {
+            return try merge(shard, size: Int64(st.st_size), into: database, settings: settings)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
+            throw ConfigurationError("\(shard) is not a Spindle database, or is damaged (SQLite: \(error.message ?? "\(error.resultCode)")); "
+                + "nothing of it merged, and the target is as it was")
+        } catch let error as MergeQueries.MergeTimeout {
+            throw ConfigurationError("\(shard): \(error)")
+        }
+    }
+
+    /// A shard's time: ten minutes, and a second more for each MB it holds (copying runs at hundreds of MB a second).
+    static func timeLimit(bytes: Int64) -> Double { 600 + Double(bytes) / 1_000_000 }
+
+    private static func merge(_ shard: String, size: Int64, into database: SpindleDatabase, settings: Settings) throws -> MergeCounts {
+        try database.writer.writeWithoutTransaction { db in try MergeQueries.withShard(db, path: shard, seconds: timeLimit(bytes: size)) {
             let description = try MergeQueries.describe(db, schema: "shard")
             let ours = SpindleDatabase.migrationNames.sorted()
             guard !description.migrations.isEmpty, description.roots.count <= 1 else {
@@ -87,11 +101,18 @@ public enum ShardMerge {
             guard shardId != (try MergeQueries.databaseId(db)) else {
                 throw ConfigurationError("\(shard) is a copy of the target database")
             }
+            if let refusal = try ShardChecks.refusal(db, shard: "shard") {
+                throw ConfigurationError("\(shard): \(refusal); refused, nothing of it merged")
+            }
+            try MergeQueries.trustVerifiedSchema(db)
             guard let shardRoot = description.roots.first else { return MergeCounts() }   // an empty shard
             let targetRoots = try MergeQueries.describe(db, schema: "main").roots
             let rootId: Int64
             if let ours = targetRoots.first {
-                let a = Set(ours.topLevel), b = Set(shardRoot.topLevel)
+                // What each side's scan recorded at the top of the library, and the top folders of the files each
+                // holds: a shard that records none (top_level '[]') still holds its files' folders.
+                let a = Set(ours.topLevel).union(try MergeQueries.topFolders(db, schema: "main"))
+                let b = Set(shardRoot.topLevel).union(try MergeQueries.topFolders(db, schema: "shard"))
                 if !a.isEmpty, !b.isEmpty {
                     let shared = Double(a.intersection(b).count) / Double(min(a.count, b.count))
                     guard shared >= sameLibrary else {
@@ -102,7 +123,14 @@ public enum ShardMerge {
                 rootId = try FileQueries.ensureRoot(db, path: ours.path)
             } else {
                 // A new target: the library is wherever this machine has it, else where the shard saw it.
-                rootId = try FileQueries.ensureRoot(db, path: settings.libraryPath ?? shardRoot.path)
+                let path = settings.libraryPath ?? shardRoot.path
+                var inner = String(path.dropFirst())
+                while inner.hasSuffix("/") { inner.removeLast() }
+                guard path.hasPrefix("/"), inner.isEmpty || PlainPath.problem(inner) == nil else {
+                    throw ConfigurationError("\(shard) names its library \(String(reflecting: path)), not a plain absolute path; "
+                        + "give the library with --library")
+                }
+                rootId = try FileQueries.ensureRoot(db, path: path)
             }
             var counts = MergeCounts()
             try db.inTransaction {

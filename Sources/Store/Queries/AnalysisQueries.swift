@@ -103,8 +103,8 @@ public enum AnalysisQueries {
             WHERE f.root_id = ? AND f.status = 'present' AND \(stale)
             ORDER BY f.path
             """, arguments: [rootId] + (force ? [] : due.arguments)).map {
-            FileToAnalyse(fileId: $0[0], path: $0[1], contentKey: $0[2], size: $0[3], durationS: $0[4],
-                          currentVersions: force ? [:] : AnalysisVersions.decode($0[5]))
+            try FileToAnalyse(fileId: $0.at(0), path: $0.at(1), contentKey: $0.at(2), size: $0.at(3), durationS: $0.at(4),
+                              currentVersions: force ? [:] : AnalysisVersions.decode($0.at(5)))
         }
     }
 
@@ -123,7 +123,7 @@ public enum AnalysisQueries {
                   AND f.content_key IN (\(databaseQuestionMarks(count: chunk.count)))
                 ORDER BY f.path
                 """, arguments: [rootId] + current.arguments + StatementArguments(chunk))
-            for row in rows { found[row[0], default: []].append((row[1], row[2])) }
+            for row in rows { try found[row.at(0), default: []].append((row.at(1), row.at(2))) }
         }
         return found
     }
@@ -147,7 +147,7 @@ public enum AnalysisQueries {
             SELECT a.analyzer_versions, COUNT(*) FROM analysis a JOIN files f ON f.id = a.file_id
             WHERE f.status = 'present' AND \(ofCurrentContent) AND a.analyzer_versions IS NOT NULL
             GROUP BY a.analyzer_versions
-            """).map { (AnalysisVersions.decode($0[0]), $0[1]) }
+            """).map { try (AnalysisVersions.decode($0.at(0)), $0.at(1)) }
     }
 
     /// Counts of present files whose analysis is current and ok, and of those whose analysis is due.
@@ -334,9 +334,9 @@ public enum AnalysisQueries {
 
     public static func forTags(_ db: Database, rootPath: String) throws -> [ForTags] {
         // Columns 16… hold `withdrawableTags`, in order.
-        func tagged(_ row: Row) -> [String: String] {
-            Dictionary(uniqueKeysWithValues: withdrawableTags.enumerated().compactMap { i, name in
-                (row[16 + i] as String?).map { (name, $0) }
+        func tagged(_ row: Row) throws -> [String: String] {
+            try Dictionary(uniqueKeysWithValues: withdrawableTags.enumerated().compactMap { i, name in
+                (try row.at(16 + i) as String?).map { (name, $0) }
             })
         }
         return try Row.fetchAll(db, sql: """
@@ -350,9 +350,10 @@ public enum AnalysisQueries {
             JOIN analysis a ON a.file_id = f.id AND a.status = 'ok' LEFT JOIN tracks t ON t.file_id = f.id
             WHERE r.path = ? AND f.status = 'present' ORDER BY f.path
             """, arguments: [rootPath]).map {
-            ForTags(fileId: $0[0], path: $0[1], codec: $0[2], bpm: $0[3], bpmConfidence: $0[9], key: $0[8], lufs: $0[4], truePeakDB: $0[5],
-                    album: $0[6], albumArtist: $0[7], musicbrainzAlbumId: $0[10], tempoMeasured: $0[11], keyMeasured: $0[12],
-                    tagged: tagged($0), analysedContent: $0[13], current: $0[14], partial: $0[15])
+            try ForTags(fileId: $0.at(0), path: $0.at(1), codec: $0.at(2), bpm: $0.at(3), bpmConfidence: $0.at(9), key: $0.at(8),
+                        lufs: $0.at(4), truePeakDB: $0.at(5), album: $0.at(6), albumArtist: $0.at(7), musicbrainzAlbumId: $0.at(10),
+                        tempoMeasured: $0.at(11), keyMeasured: $0.at(12), tagged: tagged($0), analysedContent: $0.at(13),
+                        current: $0.at(14), partial: $0.at(15))
         }
     }
 }

@@ -17,7 +17,7 @@ public enum FileQueries {
     /// The present files of a root (path relative to it, size), in the order they were first indexed.
     public static func presentFiles(_ db: Database, rootId: Int64) throws -> [(path: String, size: Int64)] {
         try Row.fetchAll(db, sql: "SELECT path, size FROM files WHERE root_id = ? AND status = 'present' ORDER BY id",
-                         arguments: [rootId]).map { ($0[0], $0[1]) }
+                         arguments: [rootId]).map { try ($0.at(0), $0.at(1)) }
     }
 
     /// Points the root `id` at the folder it moved to. Its files are relative to it and keep their rows, tags

@@ -45,13 +45,13 @@ public enum GenreQueries {
             LEFT JOIN analysis a ON a.file_id = f.id AND a.status = 'ok' AND \(AnalysisQueries.ofCurrentContent)
             WHERE f.root_id = ? AND f.status = 'present' ORDER BY f.path
             """, arguments: [rootId])
-        return rows.map {
-            let tags = ($0[8] as Int64?) == nil ? nil
-                : Tags(title: $0[13], artist: $0[14], albumArtist: $0[15], album: $0[16], genres: $0[17], year: $0[18],
-                       language: $0[19], releaseCountry: $0[20], durationS: $0[21])
-            return Input(fileId: $0[0], path: $0[1], track: tags, bpm: $0[2], lufs: $0[3], loudnessRange: $0[4],
-                         bpmConfidence: $0[10], bpmAlternative: $0[11], key: $0[5], features: $0[6], featuresVersion: $0[7],
-                         decodedDuration: $0[9], soundingDuration: $0[12])
+        return try rows.map {
+            let tags = try ($0.at(8) as Int64?) == nil ? nil
+                : Tags(title: $0.at(13), artist: $0.at(14), albumArtist: $0.at(15), album: $0.at(16), genres: $0.at(17),
+                       year: $0.at(18), language: $0.at(19), releaseCountry: $0.at(20), durationS: $0.at(21))
+            return try Input(fileId: $0.at(0), path: $0.at(1), track: tags, bpm: $0.at(2), lufs: $0.at(3),
+                             loudnessRange: $0.at(4), bpmConfidence: $0.at(10), bpmAlternative: $0.at(11), key: $0.at(5),
+                             features: $0.at(6), featuresVersion: $0.at(7), decodedDuration: $0.at(9), soundingDuration: $0.at(12))
         }
     }
 
@@ -77,14 +77,14 @@ public enum GenreQueries {
             FROM files f LEFT JOIN analysis a ON a.file_id = f.id
             WHERE f.root_id = ? AND f.path = ? AND f.status = 'present'
             """, arguments: [rootId, path]).map {
-            VectorState(analysed: $0[0], failure: $0[1], isSilent: $0[2], hasVector: $0[3], durationS: $0[4])
+            try VectorState(analysed: $0.at(0), failure: $0.at(1), isSilent: $0.at(2), hasVector: $0.at(3), durationS: $0.at(4))
         }
     }
 
     /// The dimension names of each version of the feature vector, by position.
     public static func featureDimensions(_ db: Database) throws -> [Int: [String]] {
         let rows = try Row.fetchAll(db, sql: "SELECT version, name FROM feature_dimensions ORDER BY version, position")
-        return Dictionary(grouping: rows, by: { $0[0] as Int }).mapValues { $0.map { $0[1] as String } }
+        return try Dictionary(grouping: rows, by: { try $0.at(0) as Int }).mapValues { try $0.map { try $0.at(1) as String } }
     }
 
     /// Replaces the composite genres and memberships of the library at `rootId` in one transaction; other
@@ -118,7 +118,9 @@ public enum GenreQueries {
             let members = try Row.fetchAll(db, sql: """
                 SELECT f.path, m.score, m.explanation FROM genre_memberships m JOIN files f ON f.id = m.file_id
                 WHERE m.genre_id = ? ORDER BY f.path
-                """, arguments: [genre.id!]).map { (path: $0[0] as String, score: $0[1] as Double, explanation: $0[2] as String) }
+                """, arguments: [genre.id!]).map {
+                    try (path: $0.at(0) as String, score: $0.at(1) as Double, explanation: $0.at(2) as String)
+                }
             return (genre, members)
         }
     }
@@ -130,6 +132,6 @@ public enum GenreQueries {
             SELECT f.path, a.bpm, a.lufs_integrated, t.year FROM files f
             LEFT JOIN analysis a ON a.file_id = f.id AND a.status = 'ok' LEFT JOIN tracks t ON t.file_id = f.id
             WHERE f.status = 'present' AND (?1 IS NULL OR f.root_id = ?1) ORDER BY f.path
-            """, arguments: [rootId]).map { ($0[0], $0[1], $0[2], $0[3]) }
+            """, arguments: [rootId]).map { try ($0.at(0), $0.at(1), $0.at(2), $0.at(3)) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// What a shard database holds about itself, read before merging it.
 public struct ShardDescription: Sendable {
@@ -28,11 +29,48 @@ public struct MergeCounts: Sendable, Equatable {
 /// analysis row that describes the file's present content (or is newer for the same content). Runs carry
 /// their origin (`<database id>#<run id>`), so merging a shard twice copies nothing twice.
 public enum MergeQueries {
-    /// Runs `body` with the database file at `path` attached as schema `shard`, detached afterwards.
-    public static func withShard<T>(_ db: Database, path: String, _ body: () throws -> T) throws -> T {
-        try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [path])
-        defer { try? db.execute(sql: "DETACH DATABASE shard") }
-        return try body()
+    /// Runs `body` with the database file at `path` attached as schema `shard`, detached afterwards. The shard
+    /// is another machine's file: it is attached with `trusted_schema` off (a view or trigger in it may use no
+    /// function or virtual table that is not innocuous) until `trustVerifiedSchema` says its schema is Spindle's,
+    /// and every statement stops once `seconds` have passed since the attach (`MergeTimeout`), so that nothing
+    /// in it holds the merge, and the run lock with it, for good.
+    public static func withShard<T>(_ db: Database, path: String, seconds: Double, _ body: () throws -> T) throws -> T {
+        try db.execute(sql: "PRAGMA trusted_schema = OFF")
+        defer { try? db.execute(sql: "PRAGMA trusted_schema = ON") }
+        let deadline = UnsafeMutablePointer<timespec>.allocate(capacity: 1)
+        defer { deadline.deallocate() }
+        clock_gettime(CLOCK_MONOTONIC, deadline)
+        deadline.pointee.tv_sec += Int(seconds.rounded(.up))
+        sqlite3_progress_handler(db.sqliteConnection, 100_000, { context in
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let limit = context!.assumingMemoryBound(to: timespec.self).pointee
+            return now.tv_sec > limit.tv_sec || (now.tv_sec == limit.tv_sec && now.tv_nsec >= limit.tv_nsec) ? 1 : 0
+        }, deadline)
+        defer { sqlite3_progress_handler(db.sqliteConnection, 0, nil, nil) }
+        do {
+            try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [path])
+            defer { try? db.execute(sql: "DETACH DATABASE shard") }
+            return try body()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+            throw MergeTimeout(seconds: seconds)
+        }
+    }
+
+    /// Turns `trusted_schema` back on once `ShardChecks` found the shard's schema to be Spindle's own: the
+    /// target's fuzzy-index triggers, which the copy fires, use a virtual table and a function that SQLite
+    /// allows in a trigger only in a trusted schema.
+    public static func trustVerifiedSchema(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA trusted_schema = ON")
+    }
+
+    /// A shard whose merge ran past its time (`withShard`).
+    public struct MergeTimeout: Error, CustomStringConvertible {
+        public var seconds: Double
+        public var description: String {
+            String(format: "its merge was still running after %.0f s, more than a shard of its size takes; stopped, nothing of it merged",
+                   seconds)
+        }
     }
 
     public static func databaseId(_ db: Database, schema: String = "main") throws -> String? {
@@ -50,11 +88,19 @@ public enum MergeQueries {
         let roots = try Row.fetchAll(db, sql: """
             SELECT path, \(hasTop ? "top_level, shard" : "NULL, NULL") FROM \(schema).library_roots ORDER BY id
             """).map { row -> (String, [String], String?) in
-            let top = (row[1] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
-            return (row[0], top, row[2])
+            let top = (try row.at(1) as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+            return try (row.at(0), top, row.at(2))
         }
         let files = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(schema).files") ?? 0
         return ShardDescription(databaseId: try databaseId(db, schema: schema), migrations: migrations, roots: roots, files: files)
+    }
+
+    /// The first components of the paths of the files `schema` holds.
+    public static func topFolders(_ db: Database, schema: String) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: """
+            SELECT DISTINCT CASE WHEN instr(path, '/') > 0 THEN substr(path, 1, instr(path, '/') - 1) ELSE path END
+            FROM \(schema).files WHERE typeof(path) = 'text'
+            """))
     }
 
     /// Copies the attached schema `shard` (one library root) into the target's root `rootId`.
@@ -89,7 +135,10 @@ public enum MergeQueries {
             """)
         try db.execute(sql: """
             UPDATE main.files SET (name, size, mtime_ns, ctime_ns, inode, content_key, audio_key, status, changed_at, missing_since) =
-                (SELECT s.name, s.size, s.mtime_ns, s.ctime_ns, s.inode, s.content_key, s.audio_key, s.status, s.changed_at, s.missing_since
+                (SELECT s.name, s.size, s.mtime_ns, s.ctime_ns, s.inode, s.content_key, s.audio_key, s.status, s.changed_at,
+                        CASE WHEN s.missing_since IS NULL THEN NULL
+                             WHEN main.files.status = 'present' THEN max(s.missing_since, main.files.changed_at)
+                             ELSE max(s.missing_since, coalesce(main.files.missing_since, s.missing_since)) END
                  FROM temp.merge_newer n JOIN \(s).files s ON s.id = n.shard_id WHERE n.target_id = main.files.id)
             WHERE id IN (SELECT target_id FROM temp.merge_newer)
             """)
@@ -136,9 +185,9 @@ public enum MergeQueries {
         let unseen = try Row.fetchAll(db, sql: """
             SELECT id, path FROM main.files WHERE root_id = ? AND status = 'present' AND changed_at < ?
             """, arguments: [rootId, scanned]).filter { row in
-            let path: String = row["path"]
+            let path: String = try row.at("path")
             return !seen.contains(path) && covers(path)
-        }.map { $0["id"] as Int64 }
+        }.map { try $0.at("id") as Int64 }
         for start in stride(from: 0, to: unseen.count, by: 500) {
             let ids = unseen[start..<min(unseen.count, start + 500)]
             try db.execute(sql: """

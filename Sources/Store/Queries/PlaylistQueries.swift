@@ -18,8 +18,8 @@ public enum PlaylistQueries {
     public static func written(_ db: Database, in folder: String) throws -> [Written] {
         try Row.fetchAll(db, sql: "SELECT file, genre, digest, tracks FROM playlists WHERE file LIKE ? ESCAPE '\\' ORDER BY file",
                          arguments: [likePrefix(folder + "/")])
-            .filter { ($0[0] as String).dropFirst(folder.count + 1).contains("/") == false }
-            .map { Written(file: $0[0], genre: $0[1], digest: $0[2], tracks: $0[3]) }
+            .filter { (try $0.at(0) as String).dropFirst(folder.count + 1).contains("/") == false }
+            .map { try Written(file: $0.at(0), genre: $0.at(1), digest: $0.at(2), tracks: $0.at(3)) }
     }
 
     public static func record(_ db: Database, _ written: Written) throws {

@@ -11,9 +11,9 @@ public struct TrackProfile: Sendable, Equatable, FetchableRecord {
     public var current: Bool
 
     public init(row: Row) throws {
-        path = row["path"]
+        path = try row.at("path")
         analysis = try AnalysisRecord(row: row)
-        current = row["current_content"]
+        current = try row.at("current_content")
     }
 }
 
@@ -46,7 +46,7 @@ public enum ServeQueries {
             JOIN analysis a ON a.file_id = f.id AND \(AnalysisQueries.ofCurrentContent)
             WHERE f.root_id = ? AND f.path = ? AND f.status = 'present'
             """, arguments: [rootId, path]).map { row in
-            StoredFrames(fileId: row["file_id"], fps: row["fps"], bands: row["bands"], bytes: row["bytes"])
+            try StoredFrames(fileId: row.at("file_id"), fps: row.at("fps"), bands: row.at("bands"), bytes: row.at("bytes"))
         }
     }
 

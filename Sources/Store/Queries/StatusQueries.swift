@@ -40,14 +40,14 @@ public enum StatusQueries {
             WHERE f.status = 'present' AND rf.status = 'failed'
               AND rf.run_id = (SELECT MAX(r2.run_id) FROM run_files r2 WHERE r2.file_id = rf.file_id AND r2.stage = rf.stage)
             ORDER BY f.path, rf.stage
-            """).map { StatusSnapshot.Failure(path: $0[0], stage: $0[1], error: $0[2] ?? "unknown error") }
+            """).map { try StatusSnapshot.Failure(path: $0.at(0), stage: $0.at(1), error: $0.at(2) ?? "unknown error") }
         s.failures += try ScanIssueRecord.order(Column("path")).fetchAll(db).map {
             StatusSnapshot.Failure(path: $0.path, stage: "scan", error: $0.reason)
         }
         s.partial = try Row.fetchAll(db, sql: """
             SELECT f.path, a.damage FROM analysis a JOIN files f ON f.id = a.file_id
             WHERE f.status = 'present' AND a.status = 'ok' AND a.damage IS NOT NULL ORDER BY f.path
-            """).map { StatusSnapshot.Failure(path: $0[0], stage: "analyze", error: $0[1]) }
+            """).map { try StatusSnapshot.Failure(path: $0.at(0), stage: "analyze", error: $0.at(1)) }
         s.runs = try RunQueries.latest(db, limit: runLimit)
         return s
     }

@@ -61,7 +61,7 @@ public enum TagBatchQueries {
             WHERE e.id IN (SELECT max(id) FROM tag_edits WHERE key = ? AND status = 'applied' AND file_id IS NOT NULL
                            GROUP BY file_id)
             """, arguments: [key])
-        return rows.reduce(into: [:]) { out, row in out[row[0]] = (row[1], row[2]) }
+        return try rows.reduce(into: [:]) { out, row in try out[row.at(0)] = (row.at(1), row.at(2)) }
     }
 
     /// The later batches whose edits still written touch files that batch `id` wrote and that are not undone
@@ -74,7 +74,7 @@ public enum TagBatchQueries {
             WHERE e.batch_id = ? AND e.status = ? AND later.batch_id > ? AND later.status = ?
             GROUP BY later.batch_id ORDER BY later.batch_id DESC
             """, arguments: [id, TagEditRecord.Status.applied.rawValue, id, TagEditRecord.Status.applied.rawValue])
-        return rows.map { ($0[0], $0[1]) }
+        return try rows.map { try ($0.at(0), $0.at(1)) }
     }
 
     /// After batch `id` was undone on a file, the file is as the batches before it left it: their journaled

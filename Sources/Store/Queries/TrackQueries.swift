@@ -11,7 +11,7 @@ public enum TrackQueries {
             WHERE f.root_id = ? AND f.status = 'present'
               AND (? OR t.file_id IS NULL OR t.content_key IS NOT f.content_key OR t.unread_at IS NOT NULL)
             ORDER BY f.path
-            """, arguments: [rootId, all]).map { ($0[0], $0[1], $0[2]) }
+            """, arguments: [rootId, all]).map { try ($0.at(0), $0.at(1), $0.at(2)) }
     }
 
     /// A run could not read the file (a read error, the file out of reach): the tags of its content stay, and
