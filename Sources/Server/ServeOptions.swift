@@ -13,6 +13,12 @@ public struct ServeOptions: Sendable {
     public var maxBodyBytes = 1 << 20
     /// Longest request target (path and query), in bytes.
     public var maxTargetBytes = 16 << 10
+    /// Longest request head (request line and headers) the HTTP parser holds, in bytes: above `maxTargetBytes`,
+    /// so that a target a little too long gets the server's JSON 414, and low enough that `maxConnections`
+    /// heads held open cost little (256 × 128 KiB, with the parser's buffers, stays near 100 MB).
+    public var maxHeadBytes = 128 << 10
+    /// Most connections open at once; more are closed as they open.
+    public var maxConnections = 256
     /// Most neighbours `/similar` and tracks `/mix` return.
     public var maxTracks = 200
 

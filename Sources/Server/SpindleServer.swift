@@ -74,12 +74,14 @@ public struct SpindleServer: Sendable {
         try await application(onListening: onListening).run()
     }
 
-    /// The HTTP parser's limits sit above the server's own, so that an over-long request target reaches
-    /// the limit middleware and gets its JSON 414 instead of the parser's bare 400. Idle connections are
-    /// closed after a minute.
+    /// The HTTP parser's limit on a request head sits above the server's own on its target, so that a target
+    /// somewhat too long reaches the limit middleware and gets its JSON 414; one longer than `maxHeadBytes` is
+    /// the parser's bare 400. That limit holds before the token is checked, for every connection at once
+    /// (`ConnectionCount`). Idle connections are closed after a minute.
     private func http1() -> HTTP1Channel.Configuration {
-        let headBytes = max(options.maxTargetBytes, 3 << 19)
-        return .init(idleTimeout: .seconds(60),
+        let headBytes = max(options.maxHeadBytes, options.maxTargetBytes + 16 << 10)
+        let connections = ConnectionCount(limit: options.maxConnections)
+        return .init(additionalChannelHandlers: [ConnectionLimitHandler(connections)], idleTimeout: .seconds(60),
                      httpDecoderConfiguration: .init(maxHeaderFieldSize: headBytes, maxHeaderListSize: headBytes, maxHeaderFieldCount: 100))
     }
 

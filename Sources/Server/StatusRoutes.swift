@@ -11,7 +11,7 @@ struct StatusRoutes: Sendable {
         let figures: ServeQueries.Figures
         let liveness = RunLiveness.look(databasePath: library.databasePath)
         do {
-            figures = try library.read { _, db in try ServeQueries.figures(db) }
+            figures = try await Blocking.run { try library.read { _, db in try ServeQueries.figures(db) } }
         } catch let error as APIError {
             return JSONBody.response(.object([
                 ("status", .string("unavailable")), ("error", .string(error.message)), ("version", .string(SpindleVersion.text)),

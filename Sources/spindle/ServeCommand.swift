@@ -28,9 +28,11 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("File whose first line is the bearer token clients must send.", valueName: "file"))
     var tokenFile: String?
     @Option(help: "Most paths one bulk-profiles request may ask for.") var maxPaths = 1000
+    @Option(help: "Most connections open at once; more are closed as they open.") var maxConnections = 256
 
     func validate() throws {
         guard maxPaths >= 1 else { throw ValidationError("--max-paths must be at least 1") }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
     }
 
     func run() throws {
@@ -40,6 +42,7 @@ struct ServeCommand: ParsableCommand {
                 throw CommandFailure.usage(error.description)
             }
             options.maxPaths = maxPaths
+            options.maxConnections = maxConnections
             options.tokenFile = tokenFile
             let token = try tokenFile.map { file in
                 do {

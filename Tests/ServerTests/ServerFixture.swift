@@ -38,11 +38,12 @@ struct ServerFixture: Sendable {
 }
 
 /// A server running in this process on an ephemeral port, for the length of `body`.
-func withServer(database: String, library: String, token: String? = nil, maxPaths: Int = 1000,
+func withServer(database: String, library: String, token: String? = nil, maxPaths: Int = 1000, maxConnections: Int = 256,
                 _ body: (Int) throws -> Void) throws {
     var options = ServeOptions()
     options.port = 0
     options.maxPaths = maxPaths
+    options.maxConnections = maxConnections
     let settings = try Settings.resolve(.init(database: database, library: library))
     let server = SpindleServer(settings: settings, options: options, token: token)
     let listening = DispatchSemaphore(value: 0)

@@ -265,7 +265,6 @@ final class ServerTests: XCTestCase {
                 ("10,000 paths in one GET", "GET", Array(("/smart-dj/bulk-profiles?paths=" + thousands.joined(separator: ",")).utf8), Data(), 414),
                 ("10,000 paths in one POST", "POST", Array("/smart-dj/bulk-profiles".utf8),
                  try JSONSerialization.data(withJSONObject: thousands), 413),
-                ("a 1 MB query string", "GET", Array(("/smart-dj/profile?relative_path=" + String(repeating: "a", count: 1 << 20)).utf8), Data(), 414),
                 ("a 2 MB body", "POST", Array("/smart-dj/bulk-profiles".utf8), Data(repeating: 0x61, count: 2 << 20), 413),
                 ("a body that is not JSON", "POST", Array("/smart-dj/bulk-profiles".utf8), Data("a,b".utf8), 400),
                 ("no such route", "GET", Array("/smart-dj/nothing".utf8), Data(), 404),
@@ -282,6 +281,9 @@ final class ServerTests: XCTestCase {
             // and a closed connection, and the server goes on.
             let raw = try RawHTTPClient.request(port: port, target: Array("/smart-dj/profile?relative_path=".utf8) + [0xff, 0xfe, 0x00])
             XCTAssertEqual(raw.status, 400)
+            // So is a head longer than the parser holds (ServeOptions.maxHeadBytes): a 1 MB query string.
+            let long = try RawHTTPClient.get(port: port, "/smart-dj/profile?relative_path=" + String(repeating: "a", count: 1 << 20))
+            XCTAssertEqual(long.status, 400)
             XCTAssertEqual(try RawHTTPClient.get(port: port, "/health").status, 200, "still serving")
         }
     }
