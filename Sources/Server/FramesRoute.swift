@@ -44,8 +44,9 @@ struct FramesRoute: Sendable {
     }
 
     /// The frames `bytes` of `stored`, read and written a piece at a time, each piece in a read of its own.
-    /// Should the file be analysed again meanwhile, the rest comes from its new frames, or, where those no
-    /// longer reach, the body ends there (as valid JSON).
+    /// Should the file be analysed again meanwhile with frames of another shape, or forgotten, the connection
+    /// is dropped: the head announced the old fps, band count and length, and a body that ended cleanly or
+    /// went on with the new frames would pass for them.
     private static func body(_ bytes: Range<Int>, of stored: ServeQueries.StoredFrames, json: Bool, open: ServedLibrary.Open,
                              library: ServedLibrary) -> ResponseBody {
         // A long recording's frames (100 MB for a 30-hour audiobook, seven times that as JSON) are read and
@@ -57,8 +58,8 @@ struct FramesRoute: Sendable {
             while offset < bytes.upperBound {
                 let count = min(step, bytes.upperBound - offset)
                 guard let piece = try library.read(in: open, { _, db in
-                    try ServeQueries.framesPiece(db, fileId: stored.fileId, offset: offset, count: count)
-                }) else { break }
+                    try ServeQueries.framesPiece(db, of: stored, offset: offset, count: count)
+                }) else { throw FramesChanged() }
                 let text = json ? piece.withUnsafeBufferPointer { pieces.piece(bands: stored.bands, data: $0) } : piece
                 try await writer.write(ByteBuffer(bytes: text))
                 offset += count
@@ -67,4 +68,9 @@ struct FramesRoute: Sendable {
             try await writer.finish(nil)
         }
     }
+}
+
+/// The frames a response was sending changed shape or went away under it.
+struct FramesChanged: Error, CustomStringConvertible {
+    var description: String { "the frames changed while they were sent; the connection is dropped" }
 }

@@ -24,17 +24,19 @@ final class ServedLibrary: Sendable {
         var root: LibraryRoot
         var rootId: Int64
         var resolver: PathResolver
-        /// The file when opened: another inode means the file was replaced.
+        /// The file when opened: another inode means the file was replaced, another time or size that it was
+        /// written (a writer's checkpoint, or a copy over the same inode).
         var stamp: FileStamp
         /// Opened as a snapshot: stale once a writer's -wal appears or the file changes (a writer that deletes
         /// its -wal on closing may have come and gone between two requests).
         var isSnapshot: Bool { database.isSnapshot }
     }
 
-    /// A file's inode and modification time.
+    /// A file's inode, modification time and size.
     struct FileStamp: Equatable {
         var inode: UInt64
         var modified: Int64
+        var size: Int64
     }
 
     private struct State {
@@ -58,10 +60,13 @@ final class ServedLibrary: Sendable {
         let stamp = Self.stamp(of: databasePath)
         return try state.withLock { state in
             if let open = state.open {
-                let writerCame = open.isSnapshot
-                    && (stamp != open.stamp || FileManager.default.fileExists(atPath: databasePath + "-wal"))
-                if stamp?.inode == open.stamp.inode && !writerCame { return open }
-                state.open = nil // vanished, replaced, or written since the snapshot: reopen below
+                // A copy over the database's own inode (`cp new.db spindle.db`) is seen only as a new time or
+                // size: SQLite's cache, kept valid by the -shm, knows nothing of it, and served the old counts
+                // for minutes and frames of the old file at the new one's offsets. A writer's checkpoint
+                // reopens too, at the cost of an open.
+                let writerCame = open.isSnapshot && FileManager.default.fileExists(atPath: databasePath + "-wal")
+                if stamp == open.stamp && !writerCame { return open }
+                state.open = nil // vanished, replaced, or written since it was opened: reopen below
                 state.lastAttempt = nil
             }
             let now = ContinuousClock.now
@@ -162,6 +167,7 @@ final class ServedLibrary: Sendable {
     static func stamp(of path: String) -> FileStamp? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
-        return FileStamp(inode: UInt64(st.st_ino), modified: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
+        return FileStamp(inode: UInt64(st.st_ino), modified: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+                         size: Int64(st.st_size))
     }
 }

@@ -16,12 +16,24 @@ public final class SpindleDatabase: Sendable {
         if !folder.isEmpty {
             try Folders.make(folder)
         }
+        try Self.refuseNonRegularFile(path)
         try Self.refuseForeignSideFiles(path)
         writer = try DatabasePool(path: path, configuration: Self.configuration())
         self.path = path
         isSnapshot = false
         try Self.refuseNewerSchema(writer, path: path)
         try Migrations.migrator().migrate(writer)
+    }
+
+    /// Something other than a file in the database's place (a FIFO, a device, a folder): SQLite's open of a FIFO
+    /// blocks until a writer comes, and a server stuck there answered nothing, `/health` included, and ignored
+    /// SIGTERM. A symlink to a regular file is a file.
+    static func refuseNonRegularFile(_ path: String) throws {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return }   // not there yet: created as a file
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            throw DatabaseUnavailable("\(path) is not a regular file (a FIFO, a device or a folder is in the database's place)")
+        }
     }
 
     /// A database a newer Spindle wrote holds migrations this one does not know: tables and columns the newer
@@ -50,6 +62,7 @@ public final class SpindleDatabase: Sendable {
     /// read as a snapshot, making no -wal or -shm this user cannot make or should not own (`ReadOnlyWAL`).
     public init(readingOnly path: String, busyTimeout: TimeInterval = 2) throws {
         guard FileManager.default.fileExists(atPath: path) else { throw DatabaseUnavailable("no database at \(path)") }
+        try Self.refuseNonRegularFile(path)
         var config = Self.configuration()
         config.readonly = true
         config.busyMode = .timeout(busyTimeout)

@@ -50,10 +50,14 @@ public enum ServeQueries {
         }
     }
 
-    /// `count` bytes of a file's stored frames from `offset`; nil when they are no longer all there (the file
-    /// was analysed again, or forgotten, since `storedFrames`).
-    public static func framesPiece(_ db: Database, fileId: Int64, offset: Int, count: Int) throws -> [UInt8]? {
-        guard let blob = try? FramesBlob(db, fileId: fileId, writable: false), offset >= 0, offset + count <= blob.size else {
+    /// `count` bytes of the stored frames `stored` from `offset`; nil when they are no longer those frames: the
+    /// file was forgotten, or analysed again with another rate, band count or length since `storedFrames` (a
+    /// response whose head gave the old shape would otherwise go on with bytes of the new frames).
+    public static func framesPiece(_ db: Database, of stored: StoredFrames, offset: Int, count: Int) throws -> [UInt8]? {
+        guard let shape = try Row.fetchOne(db, sql: "SELECT fps, bands, length(data) FROM vis_frames WHERE file_id = ?",
+                                           arguments: [stored.fileId]),
+              try shape.at(0) as Double == stored.fps, try shape.at(1) as Int == stored.bands, try shape.at(2) as Int == stored.bytes,
+              let blob = try? FramesBlob(db, fileId: stored.fileId, writable: false), offset >= 0, offset + count <= blob.size else {
             return nil
         }
         var bytes = [UInt8](repeating: 0, count: count)
