@@ -11,8 +11,10 @@ public enum SecretFiles {
         try firstLine(of: path, holding: "a password", called: "password file", warn: warn)
     }
 
-    /// The secret in `path` (a password, an API token): its first line, without the newline. Refuses a
-    /// file it cannot read or whose first line is empty; warns when other users can read it.
+    /// The secret in `path` (a password, an API token): its first line, without its line end, LF or CRLF (a
+    /// file saved on Windows: Swift takes "\r\n" as one character, so "pw\r\n" was kept whole, and every
+    /// client was refused). Refuses a file it cannot read or whose first line is empty; warns when other users
+    /// can read it, and when the secret begins or ends with a space or tab, which is kept.
     public static func firstLine(of path: String, holding what: String, called name: String,
                                  warn: (String) -> Void) throws -> String {
         var st = stat()
@@ -21,9 +23,12 @@ public enum SecretFiles {
             throw NavidromeError("cannot read the \(name) \(path)")
         }
         warnIfReadableByOthers(path, holding: what, warn: warn)
-        let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        let secret = line.hasSuffix("\r") ? String(line.dropLast()) : line
+        let secret = String(decoding: text.utf8.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }, as: UTF8.self)
         guard !secret.isEmpty else { throw NavidromeError("the \(name) \(path) is empty") }
+        if let first = secret.unicodeScalars.first, let last = secret.unicodeScalars.last,
+           [" ", "\t"].contains(first) || [" ", "\t"].contains(last) {
+            warn("warning: \(what) in \(path) begins or ends with a space or tab, which is kept as part of it")
+        }
         return secret
     }
 

@@ -54,6 +54,23 @@ final class SubsonicCredentialsTests: XCTestCase {
                        r.stdout + r.stderr)
     }
 
+    // Attack review, low 9: a password file saved with CRLF made the token from "pw\r\n".
+    func testAPasswordFileSavedWithCRLFGivesThePasswordWithoutItsLineEnd() throws {
+        let dir = try Synth.temporaryDirectory("subsonic")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/pw"
+        try "pw\r\nsecond line\r\n".write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o600)
+        var warnings: [String] = []
+        XCTAssertEqual(try SecretFiles.password(file: file, warn: { warnings.append($0) }), "pw")
+        XCTAssertEqual(warnings, [])
+        try " pw\t\n".write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o600)
+        XCTAssertEqual(try SecretFiles.password(file: file, warn: { warnings.append($0) }), " pw\t")
+        XCTAssertEqual(warnings.count, 1)
+        XCTAssertTrue(warnings[0].contains("begins or ends with a space or tab"), warnings[0])
+    }
+
     func testThePasswordComesFromAFileOrTheEnvironmentAndReadableFilesAreNamed() throws {
         let dir = try Synth.temporaryDirectory("subsonic")
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -543,6 +543,31 @@ extension ServerTests {
             XCTAssertEqual(said.contains("without --token-file: anyone who can reach this port reads every path"), warned, "\(listen) \(token): \(said)")
         }
     }
+
+    // Attack review, low 10: --quiet silenced the warning too.
+    func testServingTheNetworkWithoutATokenIsWarnedOfEvenWhenQuiet() throws {
+        let f = try ServerFixture.get()
+        var serve = try ServeProcess(["--db", f.db, "--library", f.library, "serve", "--listen", "0.0.0.0:0", "--quiet"])
+        let said = serve.stop()
+        XCTAssertTrue(said.contains("without --token-file: anyone who can reach this port reads every path"), said)
+        XCTAssertFalse(said.contains("serving "), said)
+    }
+
+    // Attack review, low 9: a token file saved with CRLF gave the token "s3cret\r\n" (Swift takes "\r\n" as one
+    // character), and every client was refused.
+    func testATokenFileSavedWithCRLFGivesTheTokenWithoutItsLineEnd() throws {
+        let f = try ServerFixture.get()
+        let tokenFile = f.dir + "/token-crlf"
+        try "s3cret\r\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        chmod(tokenFile, 0o600)
+        var serve = try ServeProcess(["--db", f.db, "--library", f.library, "serve", "--listen", "127.0.0.1:0",
+                                      "--token-file", tokenFile])
+        let port = try XCTUnwrap(serve.port, serve.announced)
+        let target = "/smart-dj/profile?relative_path=Beats/Album/01%20Clicks.flac"
+        let status = try RawHTTPClient.get(port: port, target, headers: ["Authorization": "Bearer s3cret"]).status
+        _ = serve.stop()
+        XCTAssertEqual(status, 200)
+    }
 }
 
 /// `spindle serve` run as a command (as nobody when asked), up to the line announcing its port.
@@ -579,8 +604,9 @@ private struct ServeProcess {
         return announced
     }
 
-    /// The port of "spindle: serving DB on http://HOST:PORT".
+    /// The port of "spindle: serving DB on http://HOST:PORT", with or without " (bearer token required)" after it.
     var port: Int? {
-        announced.split(separator: "\n").first?.split(separator: ":").last.flatMap { Int($0) }
+        announced.split(separator: "\n").first?.split(separator: ":").last
+            .flatMap { Int($0.prefix { $0.isNumber }) }
     }
 }
