@@ -19,7 +19,13 @@ public enum NavidromeImport {
         public var unresolved: [(id: String, path: String)] = []
         /// Navidrome's other libraries, left out: name (folder) and track count, by name.
         public var otherLibraries: [(library: String, tracks: Int)] = []
+        /// Rows passed over for an id or path longer than any real one (`longestId`, `longestPath`).
+        public var oversized = 0
     }
+
+    /// Longest id and path kept: a path no file system takes (PATH_MAX), an id far past Navidrome's 22-character
+    /// ones. A hostile database's 10 MB paths were stored as given, 200 MB of database and as much of log.
+    static let longestPath = 4096, longestId = 255
 
     public static func run(navidromeDB: String, database: SpindleDatabase, root: LibraryRoot) throws -> Report {
         // Only a regular file: opening a FIFO or a device would hang or read forever.
@@ -48,6 +54,10 @@ public enum NavidromeImport {
         var others: [String: Int] = [:]
         var otherIds = Set<String>()
         for track in tracks {
+            guard track.path.utf8.count <= longestPath, track.id.utf8.count <= longestId else {
+                report.oversized += 1
+                continue
+            }
             guard ours.contains(track.libraryId) else {
                 others[libraryLabel(track), default: 0] += 1
                 otherIds.insert(track.id)

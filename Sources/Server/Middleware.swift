@@ -38,6 +38,29 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
+/// The methods each route takes: HEAD wherever GET is (the GET handler's answer without its body: a monitor's
+/// `curl -I /health` got 404; `SpindleServer.router` adds the HEAD routes), and 405 with `Allow` for any other method on a known path (it was 404, as if the
+/// route did not exist).
+struct MethodMiddleware<Context: RequestContext>: RouterMiddleware {
+    let methods: [String: Set<HTTPRequest.Method>]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let allowed = methods[request.uri.path] else { return try await next(request, context) }
+        if request.method == .head, allowed.contains(.get) {
+            let response = try await next(request, context)
+            return Response(status: response.status, headers: response.headers, body: ResponseBody())
+        }
+        guard allowed.contains(request.method) else {
+            let names = (allowed.contains(.get) ? allowed.union([.head]) : allowed).map(\.rawValue).sorted()
+            var error = APIError(.methodNotAllowed, "\(request.method.rawValue) is not served at \(request.uri.path); it takes "
+                                 + names.joined(separator: ", "))
+            error.headers[.allow] = names.joined(separator: ", ")
+            throw error
+        }
+        return try await next(request, context)
+    }
+}
+
 /// Refuses request targets longer than the limit before any route parses them.
 struct TargetLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     let maxBytes: Int

@@ -20,27 +20,32 @@ public struct SpindleServer: Sendable {
         self.token = token
     }
 
+    typealias Handler = @Sendable (Request, BasicRequestContext) async throws -> Response
+
     func router() -> Router<BasicRequestContext> {
         let metrics = ServerMetrics()
+        let status = StatusRoutes(library: library, metrics: metrics)
+        let profiles = ProfileRoutes(library: library, options: options)
+        let frames = FramesRoute(library: library)
+        let sonic = SonicRoutes(library: library, cache: SonicCache(), options: options)
+        let routes: [(HTTPRequest.Method, String, Handler)] = [
+            (.get, "/health", status.health), (.get, "/metrics", status.metrics),
+            (.get, "/smart-dj/profile", profiles.profile),
+            (.get, "/smart-dj/bulk-profiles", profiles.bulk), (.post, "/smart-dj/bulk-profiles", profiles.bulk),
+            (.get, "/visualizer/frames", frames.frames),
+            (.get, "/similar", sonic.similar), (.get, "/mix", sonic.mix),
+        ]
         let router = Router()
         // Middleware wraps only the routes added after it, so it comes first.
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: TargetLimitMiddleware(maxBytes: options.maxTargetBytes))
+        router.add(middleware: MethodMiddleware(methods: Dictionary(routes.map { ($0.1, Set([$0.0])) }, uniquingKeysWith: { $0.union($1) })))
         if let token { router.add(middleware: BearerTokenMiddleware(token: Array(token.utf8))) }
-
-        let status = StatusRoutes(library: library, metrics: metrics)
-        let profiles = ProfileRoutes(library: library, options: options)
-        let frames = FramesRoute(library: library)
-        let sonic = SonicRoutes(library: library, cache: SonicCache(), options: options)
-        router.get("/health", use: status.health)
-        router.get("/metrics", use: status.metrics)
-        router.get("/smart-dj/profile", use: profiles.profile)
-        router.get("/smart-dj/bulk-profiles", use: profiles.bulk)
-        router.post("/smart-dj/bulk-profiles", use: profiles.bulk)
-        router.get("/visualizer/frames", use: frames.frames)
-        router.get("/similar", use: sonic.similar)
-        router.get("/mix", use: sonic.mix)
+        for (method, path, handler) in routes {
+            router.on(RouterPath(path), method: method, use: handler)
+            if method == .get { router.on(RouterPath(path), method: .head, use: handler) }
+        }
         return router
     }
 

@@ -27,6 +27,9 @@ struct NavidromeCommand: ParsableCommand {
                 for (strategy, count) in report.byStrategy.sorted(by: { $0.key < $1.key }) {
                     print("  strategy \(strategy): \(count)")
                 }
+                if report.oversized > 0 {
+                    print("passed over: \(report.oversized) row(s) of media_file whose id or path is longer than any real one")
+                }
                 for other in report.otherLibraries {
                     let tracks = other.tracks == 1 ? "1 track" : "\(other.tracks) tracks"
                     print("left out: \(tracks) of Navidrome library \(other.library), whose files are not in this library")

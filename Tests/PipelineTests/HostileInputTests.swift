@@ -117,10 +117,17 @@ final class HostileInputTests: LibraryTestCase {
             try db.execute(sql: "INSERT INTO media_file VALUES ('b', X'536f6e672e666c6163', NULL, NULL, NULL, NULL, NULL)")
             try db.execute(sql: "INSERT INTO media_file VALUES ('c', X'ff00ff', 'T', 'A', 'B', 'C', 'mp3')")
             try db.execute(sql: "INSERT INTO media_file VALUES (99, 12345, 'T', 'A', 'B', 'C', 'mp3')")
+            // Attack review, low 16: a 10 MB path was stored as given.
+            try db.execute(sql: "INSERT INTO media_file VALUES ('long', 'Song' || zeroblob(0) || printf('%.*c', 5000000, 'x') || '.flac', 'T', 'A', 'B', 'C', 'flac')")
         }
         let r = try spindle(["navidrome", "import", "--navidrome-db", navidrome])
         XCTAssertTrue(r.status == 0 || r.status == 3, r.stderr)
         XCTAssertTrue(r.stdout.contains("2 of 3 tracks mapped"), r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("passed over: 1 row(s)"), r.stdout)
+        let longest = try SpindleDatabase(path: db).writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT max(length(navidrome_path)) FROM navidrome_tracks")
+        }
+        XCTAssertLessThan(try XCTUnwrap(longest), 4097)
         XCTAssertEqual(mkfifo(dir + "/fifo.db", 0o600), 0)
         let fifo = try spindle(["navidrome", "import", "--navidrome-db", dir + "/fifo.db"])
         XCTAssertEqual(fifo.status, 2)
@@ -353,6 +360,20 @@ final class HostileInputTests: LibraryTestCase {
         XCTAssertEqual(r.status, 1, r.stdout)
         XCTAssertTrue(r.stderr.contains("outside the library root"), r.stderr)
         XCTAssertTrue(r.stdout.isEmpty, r.stdout)
+    }
+
+    // Attack review, low 13: a pipeline's name (a run's kind) reached `status` raw.
+    func testStatusPrintsNoRawEscapeSequencesFromARunsKind() throws {
+        let pipeline = dir + "/evil.toml"
+        try """
+            [pipeline]
+            name = "evil\\u001b]0;owned\\u0007\\u001b[2J"
+            stages = ["scan"]
+            """.write(toFile: pipeline, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try spindle(["run", pipeline]).status, 0)
+        let r = try spindle(["status"])
+        XCTAssertFalse(r.stdout.unicodeScalars.contains { $0.value == 0x1b || $0.value == 0x07 }, r.stdout)
+        XCTAssertTrue(r.stdout.contains("evil\\x1B]0;owned\\x07"), r.stdout)
     }
 
     func testResolvePrintsNoRawEscapeSequences() throws {

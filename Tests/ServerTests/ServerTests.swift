@@ -288,6 +288,24 @@ final class ServerTests: XCTestCase {
         }
     }
 
+    // Attack review, low 14: HEAD /health was 404, and another method on a GET route 404 too.
+    func testHeadIsAnsweredAsGetAndOtherMethodsAre405() throws {
+        let f = try ServerFixture.get()
+        try withServer(database: f.db, library: f.library) { port in
+            let head = try RawHTTPClient.request(port: port, method: "HEAD", target: Array("/health".utf8))
+            XCTAssertEqual(head.status, 200)
+            XCTAssertTrue(head.body.isEmpty)
+            XCTAssertEqual(head.headers["content-type"], "application/json; charset=utf-8")
+            let delete = try RawHTTPClient.request(port: port, method: "DELETE", target: Array("/health".utf8))
+            XCTAssertEqual(delete.status, 405, delete.text)
+            XCTAssertEqual(delete.headers["allow"], "GET, HEAD")
+            XCTAssertEqual((try object(delete))["status"] as? Int, 405)
+            let put = try RawHTTPClient.request(port: port, method: "PUT", target: Array("/smart-dj/bulk-profiles".utf8))
+            XCTAssertEqual(put.headers["allow"], "GET, HEAD, POST")
+            XCTAssertEqual(try RawHTTPClient.request(port: port, method: "DELETE", target: Array("/nothing".utf8)).status, 404)
+        }
+    }
+
     func testATokenGuardsEveryRouteButHealth() throws {
         let f = try ServerFixture.get()
         try withServer(database: f.db, library: f.library, token: "s3cret-token") { port in

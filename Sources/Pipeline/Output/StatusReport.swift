@@ -101,10 +101,11 @@ public struct StatusReport: Sendable {
             for run in s.runs.prefix(5) {
                 lines.append("  #\(run.id ?? 0) \(run.kind) \(run.status.rawValue) \(formatter.string(from: run.startedAt)): "
                     + "\(run.filesDone)/\(run.filesTotal) done, \(run.filesFailed) failed")
-                if run.status == .failed, let why = run.summary { lines.append(TerminalText.safe("      \(why)")) }
+                if run.status == .failed, let why = run.summary { lines.append("      \(why)") }
                 if run.status == .interrupted, run.finishedAt == nil { lines.append("      " + RunLiveness.interruptedHint) }
             }
         }
-        return lines.joined(separator: "\n")
+        // Every line, not only those naming files: a run's kind is a pipeline's `name`, which any file may set.
+        return lines.map(TerminalText.safe).joined(separator: "\n")
     }
 }
