@@ -399,4 +399,34 @@ final class HostileInputTests: LibraryTestCase {
         }
         XCTAssertEqual(PlaylistsStage.fileName("Korean Pop"), "Korean Pop")
     }
+
+    // Attack review, low 12: a symlink planted where the default playlists folder goes was written through (20
+    // playlists outside the library), "Rock" and "ROCK" were one file on a case-insensitive file system, and
+    // U+202E survived in file names.
+    func testPlaylistsAreNotWrittenThroughAPlantedLinkNorOverEachOther() throws {
+        try Synth.write(Synth.sine(frequency: 440, seconds: 2), to: library + "/a.flac", format: .flac16)
+        try Synth.write(Synth.sine(frequency: 660, seconds: 2), to: library + "/b.flac", format: .flac16)
+        XCTAssertEqual(try spindle(["analyze", "--quiet"]).status, 0)
+        try SpindleDatabase(path: db).writer.write { db in
+            for name in ["Rock", "ROCK", "Evil\u{202E}u3m.exe"] {
+                try db.execute(sql: """
+                    INSERT INTO composite_genres (name, kind, confidence, size, description, built_at, root_id)
+                    VALUES (?, 'rule', 1, 1, '', '2026-01-01', 1)
+                    """, arguments: [name])
+                try db.execute(sql: "INSERT INTO genre_memberships SELECT ?, id, 1, '' FROM files", arguments: [db.lastInsertedRowID])
+            }
+        }
+        let outside = dir + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: library + "/Spindle Playlists", withDestinationPath: outside)
+        let planted = try spindle(["playlists", "write"])
+        XCTAssertNotEqual(planted.status, 0)
+        XCTAssertTrue(planted.stderr.contains("is a symbolic link"), planted.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside), [])
+        try FileManager.default.removeItem(atPath: library + "/Spindle Playlists")
+        XCTAssertEqual(try spindle(["playlists", "write"]).status, 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: library + "/Spindle Playlists").sorted()
+        XCTAssertEqual(Set(names.map { $0.lowercased() }).count, 3, "\(names)")
+        XCTAssertTrue(names.contains("Evil_u3m.exe.m3u8"), "\(names)")
+    }
 }

@@ -24,9 +24,23 @@ public enum PlaylistsStage {
     /// The folder a run writes to: the command line's, the config file's `[playlists] dir`, else
     /// "Spindle Playlists" at the top of the library, where Navidrome's scan finds it.
     public static func folder(_ requested: String?, settings: Settings, root: LibraryRoot) -> String {
-        let chosen = requested ?? settings.playlistsFolder ?? root.path + "/Spindle Playlists"
+        let chosen = requested ?? settings.playlistsFolder ?? defaultFolder(root)
         let absolute = chosen.hasPrefix("/") ? chosen : FileManager.default.currentDirectoryPath + "/" + chosen
         return URL(fileURLWithPath: absolute).standardizedFileURL.path
+    }
+
+    static func defaultFolder(_ root: LibraryRoot) -> String {
+        URL(fileURLWithPath: root.path + "/Spindle Playlists").standardizedFileURL.path
+    }
+
+    /// A symlink where the default folder goes is not followed: anyone who may write the top of the library
+    /// could have put it there, and every playlist was written where it led. A folder chosen with `DIR` or
+    /// `[playlists] dir` may be a symlink; its owner chose it.
+    static func refusePlantedLink(_ folder: String, root: LibraryRoot) throws {
+        var st = stat()
+        guard folder == defaultFolder(root), lstat(folder, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK else { return }
+        throw PipelineError("\(folder) is a symbolic link, not a folder: playlists are not written through it; remove it, "
+            + "or give the folder it leads to as `playlists write DIR` or [playlists] dir")
     }
 
     /// The playlists' folder, made when missing. One that cannot be made (a library mounted read-only, a
@@ -49,6 +63,7 @@ public enum PlaylistsStage {
         // Nothing to write and nothing of Spindle's to remove: no empty folder in the library for the media
         // server to show (genres not built yet, or a library too small for any).
         if genres.isEmpty && known.isEmpty { return Report(folder: folder) }
+        try refusePlantedLink(requested, root: root)
         try makeFolder(requested)
         folder = URL(fileURLWithPath: requested).resolvingSymlinksInPath().path
         let realRoot = URL(fileURLWithPath: root.path).resolvingSymlinksInPath().path
@@ -56,12 +71,14 @@ public enum PlaylistsStage {
         let tracks = Dictionary(uniqueKeysWithValues: library.rows.map { ($0.input.path, $0.input) })
         let ours = Dictionary(uniqueKeysWithValues: known.map { ($0.file, $0) })
         var report = Report(folder: folder, genres: genres.count)
+        // Compared without case: on a case-insensitive file system (a Windows or macOS share, exFAT) "Rock" and
+        // "ROCK" would be one file, each genre's playlist overwriting the other's.
         var targets = Set<String>()
         for (genre, members) in genres.sorted(by: { $0.0.name < $1.0.name }) {
             var file = folder + "/" + fileName(genre.name) + ".m3u8"
             var n = 2
-            while targets.contains(file) { file = folder + "/" + fileName(genre.name) + " (\(n)).m3u8"; n += 1 }
-            targets.insert(file)
+            while targets.contains(file.lowercased()) { file = folder + "/" + fileName(genre.name) + " (\(n)).m3u8"; n += 1 }
+            targets.insert(file.lowercased())
             let list = members.compactMap { tracks[$0.path] }
             for t in list where !M3U.canList(t.path) && !report.unlisted.contains(t.path) { report.unlisted.append(t.path) }
             let text = M3U.render(list, path: { relative(from: folder, to: realRoot + "/" + $0.path) }, title: genre.name)
@@ -114,11 +131,12 @@ public enum PlaylistsStage {
         return report
     }
 
-    /// A genre name as a file name: no folder separators, no control characters, no leading dot, and at most
+    /// A genre name as a file name: no folder separators, no control characters or bidi overrides (U+202E
+    /// shows "Rock‮u3m.exe" as "Rockexe.m3u"), no leading dot, and at most
     /// 200 bytes, cut between characters, so that " (2).m3u8" still fits the 255 bytes of a name. Cut at 120
     /// characters, a long name in CJK or emoji (a taxonomy's own) stayed 360–480 bytes and could not be written.
     static func fileName(_ name: String) -> String {
-        var s = String(name.map { $0 == "/" || $0 == "\\" || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? "_" : $0 })
+        var s = String(name.map { $0 == "/" || $0 == "\\" || $0.unicodeScalars.contains(where: TerminalText.isControl) ? "_" : $0 })
         while s.hasPrefix(".") { s.removeFirst() }
         s = s.trimmingCharacters(in: .whitespaces)
         if s.utf8.count > 200 {
