@@ -333,6 +333,22 @@ final class TagWriteSafetyTests: LibraryTestCase {
         XCTAssertNil(try title(path))
     }
 
+    // Attack review, low 15: a 20 MB comment made a FLAC file TagLib could no longer read. A value over 1 MiB
+    // is refused when the batch is planned, saying why, and nothing is written.
+    func testATagValueOverAMebibyteIsRefusedSayingWhy() throws {
+        let path = library + "/A/x.flac"
+        try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: path, format: .flac16)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertEqual(try spindle(["scan"]).status, 0)
+        let edits = dir + "/edits.json"
+        try JSONSerialization.data(withJSONObject: [["path": "A/x.flac", "set": ["COMMENT": String(repeating: "x", count: 2 << 20)]]])
+            .write(to: URL(fileURLWithPath: edits))
+        let r = try spindle(["tags", "apply", edits])
+        XCTAssertEqual(r.status, 3, r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("its COMMENT value is 2048 KiB; a tag value may be at most 1024 KiB"), r.stdout)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+    }
+
     // 10. Scans remove only Spindle's own abandoned copies.
     func testScansRemoveOnlyAbandonedSpindleTemporaries() throws {
         try Synth.write(Synth.sine(frequency: 440, seconds: 1), to: library + "/A/x.flac", format: .flac16)

@@ -65,6 +65,10 @@ public enum TagBatch {
     /// real changes. Several edits of one file are combined in order. A file whose format TagLib cannot write
     /// (tags read through FFmpeg: DSF, DSDIFF, Matroska) is refused, or with `skipUnwritable` (a batch over
     /// the whole library, not over files the user named) left out and listed in `unwritable`.
+    /// Longest tag value written, in bytes: lyrics run to some KiB; a 20 MB comment made a FLAC file TagLib could
+    /// no longer read ("TagLib has no reader for this format").
+    static let longestValue = 1 << 20
+
     static func plan(_ edits: [(input: String, edit: TagEdit)], resolver: PathResolver, database: SpindleDatabase,
                      allowCustom: Bool, reads: TagReads = .inProcess,
                      skipUnwritable: Bool = false) throws -> (plans: [FilePlan], refusals: [Refusal], unwritable: [String]) {
@@ -82,6 +86,12 @@ public enum TagBatch {
             let bad = edit.keys.filter { !allowCustom && !knownKeys.contains($0) }
             if !bad.isEmpty {
                 refusals.append(Refusal(input: input, reason: Self.unknownKeys(bad)))
+                continue
+            }
+            if let (key, bytes) = edit.set.lazy.flatMap({ key, values in values.map { (key, $0.utf8.count) } })
+                .first(where: { $0.1 > Self.longestValue }) {
+                refusals.append(Refusal(input: input, reason: "its \(key) value is \(bytes >> 10) KiB; a tag value may be at most "
+                    + "\(Self.longestValue >> 10) KiB (a FLAC file's comments hold 16 MiB in all, and players read tags whole)"))
                 continue
             }
             if combined[path] == nil { order.append(path); combined[path] = TagEdit() }
