@@ -95,7 +95,7 @@ public enum AudioDecoders {
                 guard let cut = MP4Index.missing(path: path) else { throw error }
                 throw DecodeError(error.kind, path: path, reason: cut)
             }
-        case .adts, .wavpack, .ape, .asf, .caf, .matroska:
+        case .adts, .wavpack, .ape, .asf, .caf, .matroska, .tak:
             decoder = try FFmpegDecoder(path: path)
         case .unknown:
             // TrueAudio, Musepack, AC-3 and whatever else FFmpeg recognises by probing: anything it can open

@@ -4,7 +4,7 @@ import Foundation
 /// so a FLAC named `.mp3` decodes and random bytes named `.flac` are refused.
 public enum Container: String, Sendable {
     /// `rifx`: WAVE with big-endian sizes and samples, which only libsndfile reads right.
-    case flac, ogg, wav, rifx, aiff, mp3, mp4, adts, wavpack, ape, asf, caf, matroska, au, unknown
+    case flac, ogg, wav, rifx, aiff, mp3, mp4, adts, wavpack, ape, asf, caf, matroska, au, tak, unknown
 }
 
 public enum ContainerSniffer {
@@ -67,6 +67,9 @@ public enum ContainerSniffer {
         if ascii("MAC ") { return .ape }
         if ascii("caff") { return .caf }
         if ascii(".snd") { return .au }
+        // FFmpeg's own probe gives TAK's signature only the score of a matching extension, which `recognises`
+        // does not take from the bytes alone: such files were "not an audio file".
+        if ascii("tBaK") { return .tak }
         if b.count >= 4, b[0] == 0x1A, b[1] == 0x45, b[2] == 0xDF, b[3] == 0xA3 { return .matroska }
         let asfGUID: [UInt8] = [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]
         if b.count >= 8, Array(b[0..<8]) == asfGUID { return .asf }

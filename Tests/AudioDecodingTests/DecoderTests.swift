@@ -133,6 +133,15 @@ final class DecoderTests: TemporaryFolderTestCase {
     }
 
     // Live-music archives keep Shorten; FFmpeg decodes it, sample for sample.
+    // Attack review, low 17: TAK files (mutagen's has-tags.tak and silence-44-s.tak) that FFmpeg decodes were
+    // "not an audio file": FFmpeg's probe scores TAK's signature no higher than a matching extension. No TAK
+    // encoder is to be had here to write one, so the signature is what is tested.
+    func testTAKIsToldByItsSignature() {
+        let head = Array("tBaK".utf8) + [0x01, 0x0D, 0, 0, 0x82, 0x04] + [UInt8](repeating: 0, count: 64)
+        XCTAssertEqual(ContainerSniffer.classify(head, hadID3: false), .tak)
+        XCTAssertEqual(ContainerSniffer.classify(Array("tBaX".utf8) + [UInt8](repeating: 0, count: 64), hadID3: false), .unknown)
+    }
+
     func testShortenDecodesThroughFFmpeg() throws {
         let sine = Synth.sine(frequency: 440, seconds: 2.5, sampleRate: 44100, channels: 2, amplitude: 0.25)
         let pcm = sine.map { Int16(($0 * 32767).rounded()) }
