@@ -22,6 +22,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Already in the graph through Hummingbird; named because the server imports them itself.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // System libraries (Debian -dev packages).
@@ -59,15 +62,17 @@ let package = Package(
         ]),
         // The players' read API: a read-only view of the database over HTTP.
         .target(name: "Server", dependencies: [
-            "Pipeline", "Store", "Library", "Genres", "Analysis", "Navidrome",
+            "Pipeline", "Store", "Library", "Genres",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .executableTarget(name: "spindle", dependencies: [
-            "Pipeline", "Navidrome", "Library", "Reports", "Server",
+            "Pipeline", "Navidrome", "Reports", "Server",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

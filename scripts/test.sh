@@ -13,7 +13,7 @@ command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 command -v mpcenc >/dev/null 2>&1 || missing="$missing musepack-tools"
 # flac (the command) writes the 32-bit FLAC that libsndfile refuses and libFLAC decodes.
 command -v flac >/dev/null 2>&1 || missing="$missing flac"
-# GNU parallel runs the shard test the way the README's "more than one machine" section does.
+# GNU parallel runs the shard test the way docs/more-than-one-machine.md does.
 command -v parallel >/dev/null 2>&1 || missing="$missing parallel"
 # mkfs.btrfs (btrfs-progs) makes the loop-mounted disk whose blocks the read-error tests make unreadable.
 command -v mkfs.btrfs >/dev/null 2>&1 || missing="$missing btrfs-progs"

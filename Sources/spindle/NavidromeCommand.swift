@@ -20,7 +20,11 @@ struct NavidromeCommand: ParsableCommand {
 
         func run() throws {
             try runCommand {
-                let (database, root) = try LibraryJobs.open(try global.settings())
+                let settings = try global.settings()
+                // It replaces navidrome_tracks: one writer at a time, as analyze, run and merge (exit 4 while one runs).
+                let lock = try RunLock(databasePath: settings.databasePath, command: "navidrome import")
+                defer { withExtendedLifetime(lock) {} }
+                let (database, root) = try LibraryJobs.open(settings)
                 let report = try NavidromeImport.run(navidromeDB: navidromeDB, database: database, root: root)
                 let share = report.total > 0 ? 100 * Double(report.mapped) / Double(report.total) : 100
                 print(String(format: "navidrome: %d of %d tracks mapped (%.1f%%)", report.mapped, report.total, share))

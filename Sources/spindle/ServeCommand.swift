@@ -56,13 +56,15 @@ struct ServeCommand: ParsableCommand {
             let unguarded = token == nil && options.reachableFromOtherMachines
             return try Self.block {
                 try await server.run { port in
+                    if !quiet {
+                        printError("serving \(settings.databasePath) on http://\(host):\(port)\(token == nil ? "" : " (bearer token required)")")
+                    }
                     // Said even with --quiet: an open library on the network is not news to silence.
                     if unguarded {
                         printError("warning: listening on \(host) without --token-file: anyone who can reach this port reads "
                             + "every path in the library and its analysis; give a token file (see `spindle serve --help`)")
                     }
                     guard !quiet else { return }
-                    printError("serving \(settings.databasePath) on http://\(host):\(port)\(token == nil ? "" : " (bearer token required)")")
                     if let problem = server.databaseProblem() {
                         printError("warning: requests get 503 until this is mended: \(problem)")
                     }

@@ -133,7 +133,7 @@ struct TagsCommand: ParsableCommand {
                 keeps its BPM tag too. Either tag goes when it is the one an earlier write-analysis wrote (an \
                 earlier version read a steady sound's tempo, or a drone's key); undo puts it back. Without --bpm, --replaygain or \
                 --key, all three. With --min-bpm-confidence 0.5, only tempi the analysis is sure of are written \
-                (at 0.5 or more nearly every held-out track was right, as the README's figures for each test set \
+                (at 0.5 or more nearly every held-out track was right, as docs/analysis.md's figures for each test set \
                 show; under it, a tempo can be twice or half the beat): what smart playlists filtering on BPM want.
                 """)
         @OptionGroup var global: GlobalOptions

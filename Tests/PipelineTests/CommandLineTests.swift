@@ -64,7 +64,7 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
-    /// How often a tempo at confidence 0.5 is right is a measurement, kept in the README beside how and on what
+    /// How often a tempo at confidence 0.5 is right is a measurement, kept in docs/analysis.md beside how and on what
     /// it was measured. `tags write-analysis --help` kept its own copy, "88-100 % of held-out tracks were
     /// right", tempo analyzer version 11's range, after version 12 made it 96–100 %: no help quotes one.
     func testNoHelpQuotesAMeasuredShareOfRightResults() throws {

@@ -93,6 +93,23 @@ final class NavidromeTests: XCTestCase {
         XCTAssertEqual(mapped, 120)
     }
 
+    // `navidrome import` replaces navidrome_tracks: it waits its turn behind a run as analyze does (exit 4).
+    func testImportTakesTheRunLock() throws {
+        let tracks = try makeLibrary()
+        let paths = tracks.enumerated().map { (id: "id\($0.offset)", path: $0.element.path, artist: $0.element.artist,
+                                               album: $0.element.album, title: $0.element.title, ext: $0.element.ext) }
+        let navidrome = try navidromeDB("new.db", newSchema: true, paths: paths)
+        let arguments = ["--db", dir + "/spindle.db", "--library", root.path, "navidrome", "import", "--navidrome-db", navidrome]
+        var lock: RunLock? = try RunLock(databasePath: dir + "/spindle.db", command: "a test holding the lock")
+        let blocked = try CLI.run(arguments)
+        XCTAssertEqual(blocked.status, 4, blocked.stdout + blocked.stderr)
+        XCTAssertTrue(blocked.stderr.contains("a test holding the lock"), blocked.stderr)
+        withExtendedLifetime(lock) {}
+        lock = nil
+        let done = try CLI.run(arguments)
+        XCTAssertEqual(done.status, 0, done.stdout + done.stderr)
+    }
+
     func testImportOlderAbsoluteSchemaAndTagBuiltPaths() throws {
         let tracks = try makeLibrary()
         // Older Navidrome: absolute container paths. A tenth of them carry a Subsonic-style tag-built path.

@@ -580,11 +580,11 @@ extension ServerTests {
         chmod(tokenFile, 0o600)
         var serve = try ServeProcess(["--db", f.db, "--library", f.library, "serve", "--listen", "127.0.0.1:0",
                                       "--token-file", tokenFile])
-        let port = try XCTUnwrap(serve.port, serve.announced)
+        let port = serve.port
         let target = "/smart-dj/profile?relative_path=Beats/Album/01%20Clicks.flac"
-        let status = try RawHTTPClient.get(port: port, target, headers: ["Authorization": "Bearer s3cret"]).status
-        _ = serve.stop()
-        XCTAssertEqual(status, 200)
+        let status = port.flatMap { try? RawHTTPClient.get(port: $0, target, headers: ["Authorization": "Bearer s3cret"]).status }
+        let said = serve.stop()
+        XCTAssertEqual(status, 200, said)
     }
 }
 

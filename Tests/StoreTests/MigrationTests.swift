@@ -15,6 +15,36 @@ final class MigrationTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: dir)
     }
 
+    /// The schema as one file: every table, index, view and trigger, as SQLite keeps them.
+    func schema(_ database: SpindleDatabase) throws -> String {
+        try database.writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND sql IS NOT NULL
+                ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 ELSE 3 END, name
+                """).map { (try $0.at(0) as String) + ";\n" }.joined(separator: "\n")
+        }
+    }
+
+    /// docs/schema.sql is the schema the migrations make, for a reader to see in one file. A database brought up
+    /// one migration at a time, in as many openings, ends with the same schema as a new one, and both match the
+    /// file. After a new migration: SPINDLE_WRITE_SCHEMA=1 swift test --filter testTheSchemaIsDocsSchemaSQL
+    func testTheSchemaIsDocsSchemaSQL() throws {
+        let fresh = try schema(try SpindleDatabase(path: dir + "/fresh.db"))
+        for name in SpindleDatabase.migrationNames {
+            _ = try SpindleDatabase(path: dir + "/stepwise.db", upTo: name)
+        }
+        XCTAssertEqual(try schema(try SpindleDatabase(path: dir + "/stepwise.db")), fresh)
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/schema.sql")
+        let header = "-- Spindle's database schema, as the migrations in Sources/Store/Migrations/ make it (checked by\n"
+            + "-- MigrationTests.testTheSchemaIsDocsSchemaSQL). Read it; never run it: databases are made by their migrations.\n\n"
+        if ProcessInfo.processInfo.environment["SPINDLE_WRITE_SCHEMA"] == "1" {
+            try (header + fresh).write(to: file, atomically: true, encoding: .utf8)
+        }
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), header + fresh,
+                       "docs/schema.sql is not the schema the migrations make: SPINDLE_WRITE_SCHEMA=1 swift test --filter testTheSchemaIsDocsSchemaSQL")
+    }
+
     func testNewDatabaseHasEveryTableInWALMode() throws {
         let db = try SpindleDatabase(path: dir + "/a/b/spindle.db")
         try db.writer.read { db in

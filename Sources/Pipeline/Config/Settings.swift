@@ -9,7 +9,7 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
     public init(_ description: String) { self.description = description }
 }
 
-/// The `--config` file (TOML). Every key is optional; see `docs` in the README for the full list.
+/// The `--config` file (TOML). Every key is optional; docs/configuration.md lists them.
 struct ConfigFile: Decodable {
     var library: String?
     var database: String?

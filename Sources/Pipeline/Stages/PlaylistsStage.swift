@@ -73,12 +73,13 @@ public enum PlaylistsStage {
         var report = Report(folder: folder, genres: genres.count)
         // Compared without case: on a case-insensitive file system (a Windows or macOS share, exFAT) "Rock" and
         // "ROCK" would be one file, each genre's playlist overwriting the other's.
-        var targets = Set<String>()
+        var targets = Set<String>(), taken = Set<String>()
         for (genre, members) in genres.sorted(by: { $0.0.name < $1.0.name }) {
             var file = folder + "/" + fileName(genre.name) + ".m3u8"
             var n = 2
-            while targets.contains(file.lowercased()) { file = folder + "/" + fileName(genre.name) + " (\(n)).m3u8"; n += 1 }
-            targets.insert(file.lowercased())
+            while taken.contains(file.lowercased()) { file = folder + "/" + fileName(genre.name) + " (\(n)).m3u8"; n += 1 }
+            taken.insert(file.lowercased())
+            targets.insert(file)
             let list = members.compactMap { tracks[$0.path] }
             for t in list where !M3U.canList(t.path) && !report.unlisted.contains(t.path) { report.unlisted.append(t.path) }
             let text = M3U.render(list, path: { relative(from: folder, to: realRoot + "/" + $0.path) }, title: genre.name)
