@@ -49,20 +49,24 @@ let package = Package(
                                               .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(name: "Library", dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "Tagging", dependencies: ["CTagLib", "CXattr", "CFFmpeg"]),
-        // Genres reads Analysis' value types only (MusicalKey), never its DSP.
-        .target(name: "Genres", dependencies: ["Analysis", .product(name: "TOMLKit", package: "TOMLKit")],
+        // Hand-edited text: TOML read safely, artist credits. Config and genres both read it, neither the other.
+        .target(name: "TextFormats", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+        // The sonic space, neighbours, mixes and clusters' geometry. Reads Analysis' value types only (MusicalKey).
+        .target(name: "Similarity", dependencies: ["Analysis", "TextFormats"], swiftSettings: [optimisedInDebug]),
+        // Composite genres: rules, taxonomy, naming, building.
+        .target(name: "Genres", dependencies: ["Similarity", "TextFormats", "Analysis", .product(name: "TOMLKit", package: "TOMLKit")],
                 swiftSettings: [optimisedInDebug]),
         .target(name: "Reports", dependencies: ["Genres"]),
         // Navidrome import and the Subsonic client (rescan).
         .target(name: "Navidrome", dependencies: ["Store", "Library"]),
         .target(name: "Pipeline", dependencies: [
-            "Store", "Library", "AudioDecoding", "Analysis", "Tagging", "Genres", "Reports", "Navidrome",
+            "Store", "Library", "AudioDecoding", "Analysis", "Tagging", "Genres", "Similarity", "TextFormats", "Reports", "Navidrome",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         // The players' read API: a read-only view of the database over HTTP.
         .target(name: "Server", dependencies: [
-            "Pipeline", "Store", "Library", "Genres",
+            "Pipeline", "Store", "Library", "Similarity",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -77,7 +81,7 @@ let package = Package(
         ]),
 
         // Test support: synthesizes audio with libsndfile (no binary fixtures).
-        .target(name: "TestSupport", dependencies: ["CSndfile", "Genres", "AudioDecoding"], path: "Tests/TestSupport",
+        .target(name: "TestSupport", dependencies: ["CSndfile", "Similarity", "AudioDecoding"], path: "Tests/TestSupport",
                 swiftSettings: [optimisedInDebug]),
         .testTarget(name: "AudioDecodingTests", dependencies: ["AudioDecoding", "TestSupport"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "AudioDecoding", "TestSupport"]),
@@ -85,8 +89,8 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Store", "TestSupport"]),
         .testTarget(name: "TaggingTests", dependencies: ["Tagging", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Navidrome", "Analysis", "Store", "Library", "Tagging", "AudioDecoding", "CXattr",
-                                                         "Genres", "TestSupport"]),
-        .testTarget(name: "GenresTests", dependencies: ["Genres", "Analysis"]),
+                                                         "Genres", "Similarity", "TextFormats", "TestSupport"]),
+        .testTarget(name: "GenresTests", dependencies: ["Genres", "Similarity", "Analysis"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Genres"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Pipeline", "Store", "TestSupport",
                                                        .product(name: "GRDB", package: "GRDB.swift")]),

@@ -1,4 +1,5 @@
 import Foundation
+import Similarity
 
 public struct Membership: Sendable, Equatable {
     public var path: String

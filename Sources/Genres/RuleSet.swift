@@ -1,5 +1,6 @@
 import Foundation
 import TOMLKit
+import TextFormats
 
 /// Rule templates from data/genre-rules.toml.
 public struct RuleSet: Sendable {

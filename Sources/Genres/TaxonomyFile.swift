@@ -1,4 +1,5 @@
 import TOMLKit
+import TextFormats
 
 /// Reads data/genre-taxonomy.toml: `[[genre]]` tables with name, family and aliases.
 public enum TaxonomyFile {

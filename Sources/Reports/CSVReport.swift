@@ -1,4 +1,3 @@
-import Genres
 
 /// One row per membership: genre, kind, confidence, size, path, score, explanation (RFC 4180 quoting).
 enum CSVReport {

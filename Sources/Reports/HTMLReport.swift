@@ -1,5 +1,4 @@
 import Foundation
-import Genres
 
 /// One self-contained HTML file: inline CSS and SVG charts (genres by size, tempo, loudness, decades), then
 /// each genre with its tracks and why they are there.

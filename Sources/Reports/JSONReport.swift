@@ -1,5 +1,4 @@
 import Foundation
-import Genres
 
 /// DESIGN's contract: {"genres": [{"name", "kind", "confidence", "size", "members": [{"path", "score",
 /// "explanation"}]}]}.

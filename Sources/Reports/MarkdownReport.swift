@@ -1,5 +1,4 @@
 import Foundation
-import Genres
 
 enum MarkdownReport {
     static func render(_ data: ReportData) -> String {

@@ -1,6 +1,6 @@
 import Dispatch
-import Genres
 import Pipeline
+import Similarity
 import Store
 
 /// The library's sonic space, held in memory for `/similar` and `/mix`: loading it reads every feature

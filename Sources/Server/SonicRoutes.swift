@@ -1,6 +1,6 @@
-import Genres
 import Hummingbird
 import Pipeline
+import Similarity
 
 /// `/similar?relative_path=&n=` and `/mix?seed=&n=&format=json|m3u`: the answers of `spindle similar
 /// --json` and `spindle mix`, from the sonic space the server keeps in memory.

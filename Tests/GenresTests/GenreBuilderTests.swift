@@ -1,4 +1,5 @@
 @testable import Genres
+@testable import Similarity
 import XCTest
 
 final class GenreBuilderTests: XCTestCase {

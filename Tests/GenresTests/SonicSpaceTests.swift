@@ -1,5 +1,6 @@
 import Analysis
 @testable import Genres
+@testable import Similarity
 import XCTest
 
 /// A small library in the sonic space: planted groups of feature vectors with tempi, keys and artists.

@@ -1,6 +1,6 @@
 import Foundation
-import Genres
 import GRDB
+import Similarity
 import TestSupport
 import XCTest
 

@@ -1,10 +1,12 @@
 import Foundation
-@testable import Genres
 import GRDB
+@testable import Genres
 @testable import Pipeline
+import Similarity
 import Store
 import Tagging
 import TestSupport
+@testable import TextFormats
 import XCTest
 
 /// Hostile and careless input never crashes or hangs Spindle: crafted sample rates, hostile Navidrome

@@ -1,6 +1,7 @@
-@testable import Pipeline
 import Genres
+@testable import Pipeline
 import Tagging
+import TextFormats
 import XCTest
 
 /// The built-in fixers on the tags they meet: values pasted from elsewhere, albums with guests, and fixers

@@ -1,6 +1,6 @@
 import CSndfile
 import Foundation
-import Genres
+import Similarity
 
 /// Synthesized test audio: signals are generated here and written with libsndfile, so the suite
 /// needs no binary fixtures.

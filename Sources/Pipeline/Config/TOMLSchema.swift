@@ -1,5 +1,5 @@
 import TOMLKit
-import Genres
+import TextFormats
 
 /// The keys a config or pipeline file may hold and their types. A key the schema does not know (a typo,
 /// `min-bpm` for `min_bpm`) or a value of the wrong type (`jobs = "two"`) is a configuration error naming the

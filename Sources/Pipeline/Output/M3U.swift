@@ -1,5 +1,5 @@
 import Foundation
-import Genres
+import Similarity
 
 /// Extended M3U (UTF-8, so `.m3u8` for a file): `#EXTINF:seconds,Artist - Title` before each path.
 enum M3U {

@@ -1,5 +1,5 @@
 import Foundation
-import Genres
+import Similarity
 
 /// `spindle mix`: an instant mix from a seed, as an extended M3U (for a player) or JSON.
 public struct MixReport: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Genres
+import Similarity
 
 /// `spindle similar`: the nearest tracks to one, each with its distance and a short why.
 public struct SimilarReport: Sendable {

@@ -1,7 +1,7 @@
 import Analysis
 import Foundation
-import Genres
 import GRDB
+import Similarity
 import Store
 
 /// `spindle bench --sonic N`: a synthetic library of N feature vectors (clustered, with tempi and keys) in a

@@ -1,8 +1,9 @@
 import Foundation
-import Genres
 import GRDB
+import Genres
 import Library
 import Reports
+import Similarity
 import Store
 
 /// Stage 4: rebuild composite genres from `tracks` and `analysis`, replacing both tables in one

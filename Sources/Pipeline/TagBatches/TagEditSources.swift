@@ -1,5 +1,4 @@
 import Foundation
-import Genres
 import GRDB
 import Library
 import Store

@@ -1,6 +1,7 @@
 import Foundation
 import Genres
 import Tagging
+import TextFormats
 
 /// Built-in fixers for `tags fix`: each looks at the current tags and proposes edits; the batch machinery
 /// shows or applies them.

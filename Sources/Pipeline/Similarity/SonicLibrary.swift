@@ -1,6 +1,6 @@
 import Analysis
 import Foundation
-import Genres
+import Similarity
 import Store
 
 /// One root's present tracks as genre building, `similar`, `mix`, playlists and the report's map read

@@ -1,6 +1,6 @@
 import Foundation
-import Genres
 import Library
+import Similarity
 import Store
 
 /// A track named by a player or a person, found in the sonic space: the input goes through the

@@ -143,7 +143,7 @@ public enum KMeans {
     }
 
     @inline(__always)
-    static func distance2(_ a: [Float], _ i: Int, _ b: [Float], _ j: Int, dimensions d: Int) -> Float {
+    public static func distance2(_ a: [Float], _ i: Int, _ b: [Float], _ j: Int, dimensions d: Int) -> Float {
         a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in squaredRowDistance(x, i, y, j, d) } }
     }
 

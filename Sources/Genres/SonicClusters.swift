@@ -1,4 +1,5 @@
 import Foundation
+import Similarity
 
 /// Composite genres found by k-means in the sonic space, each named from the traits that set it apart
 /// from the rest of the library ("Bright Percussive 125–135 BPM", "Soft Sparse Minor"), each membership

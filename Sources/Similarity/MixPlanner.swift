@@ -1,4 +1,5 @@
 import Foundation
+import TextFormats
 
 /// An instant mix: tracks near the seed, in an order where each transition is smooth. Greedy, like a DJ
 /// choosing the next record: from the seed's neighbourhood take the track that is cheapest to go to from
