@@ -40,14 +40,16 @@ let package = Package(
                 cxxSettings: [.unsafeFlags(["-I/usr/include/taglib"])],
                 linkerSettings: [.linkedLibrary("tag"), .linkedLibrary("stdc++")]),
 
-        .target(name: "AudioDecoding", dependencies: ["CSndfile", "CMpg123", "CFLAC", "CFFmpeg"],
+        // Byte layouts of containers (ID3v2 headers, Ogg pages) that both decoding and the scan's audio key read.
+        .target(name: "ContainerLayout"),
+        .target(name: "AudioDecoding", dependencies: ["CSndfile", "CMpg123", "CFLAC", "CFFmpeg", "ContainerLayout"],
                 swiftSettings: [optimisedInDebug]),
         // Exclusivity checks cost more than the DSP in the per-sample loops; the module holds no shared state.
         .target(name: "Analysis", dependencies: ["CFFTW"],
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"]), optimisedInDebug]),
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift"),
                                               .product(name: "GRDBSQLite", package: "GRDB.swift")]),
-        .target(name: "Library", dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Library", dependencies: ["Store", "ContainerLayout", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "Tagging", dependencies: ["CTagLib", "CXattr", "CFFmpeg"]),
         // Hand-edited text: TOML read safely, artist credits. Config and genres both read it, neither the other.
         .target(name: "TextFormats", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),

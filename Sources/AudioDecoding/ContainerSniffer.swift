@@ -1,3 +1,4 @@
+import ContainerLayout
 import Foundation
 
 /// The container a file's first bytes announce. Decoders are chosen from this, never from the extension,
@@ -42,14 +43,7 @@ public enum ContainerSniffer {
         return offset
     }
 
-    static func id3v2Size(_ data: Data, at offset: Int) -> Int? {
-        let base = data.startIndex + offset
-        guard data.count >= offset + 10, data[base] == 0x49, data[base + 1] == 0x44, data[base + 2] == 0x33 else { return nil }
-        let b = (6..<10).map { Int(data[base + $0]) }
-        guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
-        let footer = (data[base + 5] & 0x10) != 0 ? 10 : 0
-        return 10 + footer + (b[0] << 21 | b[1] << 14 | b[2] << 7 | b[3])
-    }
+    static func id3v2Size(_ data: Data, at offset: Int) -> Int? { ID3v2Header.tagSize(data.dropFirst(offset)) }
 
     static func classify(_ b: [UInt8], hadID3: Bool) -> Container {
         func ascii(_ s: String, at i: Int = 0) -> Bool {

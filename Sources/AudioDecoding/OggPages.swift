@@ -1,3 +1,4 @@
+import ContainerLayout
 import Foundation
 
 /// The page layout of an Ogg file, for the two layouts libsndfile decodes short without a word.
@@ -26,7 +27,7 @@ public enum OggPages {
         var streams = 0
         var problem: String?
         walk(b) { offset, tableEnd, _ in
-            if b[offset + 5] & 0x02 != 0 { streams += 1 }          // a page that begins a logical stream
+            if OggPageHeader(b[offset...])!.beginsStream { streams += 1 }
             if streams > 1 { problem = "chained Ogg: more than one logical stream"; return false }
             if headerPackets == nil {
                 let magic = UnsafeBufferPointer(rebasing: b[tableEnd ..< min(b.count, tableEnd + 8)])
@@ -56,7 +57,7 @@ public enum OggPages {
             let b = raw.bindMemory(to: UInt8.self)
             var ended = false
             walk(b) { offset, tableEnd, bodySize in
-                ended = b[offset + 5] & 0x04 != 0 && tableEnd + bodySize <= b.count
+                ended = OggPageHeader(b[offset...])!.endsStream && tableEnd + bodySize <= b.count
                 return !ended
             }
             return ended
@@ -67,11 +68,10 @@ public enum OggPages {
     /// ends, its body's size) until the capture pattern stops (the end, a cut, junk) or `visit` says stop.
     private static func walk(_ b: UnsafeBufferPointer<UInt8>, _ visit: (_ offset: Int, _ tableEnd: Int, _ bodySize: Int) -> Bool) {
         var offset = 0
-        while offset + 27 <= b.count, b[offset] == 0x4F, b[offset + 1] == 0x67, b[offset + 2] == 0x67, b[offset + 3] == 0x53 {
-            let tableEnd = offset + 27 + Int(b[offset + 26])
+        while offset <= b.count, let page = OggPageHeader(b[offset...]) {
+            let tableEnd = offset + OggPageHeader.size + page.segments
             guard tableEnd <= b.count else { return }
-            var bodySize = 0
-            for i in offset + 27 ..< tableEnd { bodySize += Int(b[i]) }
+            let bodySize = OggPageHeader.bodySize(lacing: b[(offset + OggPageHeader.size)..<tableEnd])
             guard visit(offset, tableEnd, bodySize) else { return }
             offset = tableEnd + bodySize
         }

@@ -1,3 +1,4 @@
+import ContainerLayout
 import Foundation
 
 /// An identity of a file's audio alone, which editing its tags leaves as it was. Picard, beets and every
@@ -366,11 +367,8 @@ public enum AudioKey {
         /// Where an ID3v2 tag starting at `offset` ends (header, syncsafe size, footer when flagged); `offset`
         /// when there is none.
         func id3v2End(at offset: Int64) -> Int64 {
-            guard let h = bytes(at: offset, count: 10), Array(h[0..<3]) == Array("ID3".utf8),
-                  h[6..<10].allSatisfy({ $0 < 0x80 }) else { return offset }
-            let body = h[6..<10].reduce(Int64(0)) { $0 << 7 | Int64($1) }
-            let footer: Int64 = h[5] & 0x10 != 0 ? 10 : 0
-            return offset + 10 + body + footer
+            guard let h = bytes(at: offset, count: 10), let size = ID3v2Header.tagSize(h) else { return offset }
+            return offset + Int64(size)
         }
 
         struct OggPage {
@@ -383,14 +381,13 @@ public enum AudioKey {
 
         /// The Ogg page whose capture pattern is at `offset`, with its segment table and payload range.
         func oggPage(at offset: Int64) -> OggPage? {
-            guard let h = bytes(at: offset, count: 27), Array(h[0..<4]) == Array("OggS".utf8), h[4] == 0 else { return nil }
-            let segments = Int(h[26])
+            guard let h = bytes(at: offset, count: OggPageHeader.size), let header = OggPageHeader(h) else { return nil }
+            let segments = header.segments
             guard let lacing = segments == 0 ? [][...] : bytes(at: offset + 27, count: segments) else { return nil }
             let start = offset + 27 + Int64(segments)
-            let end = start + lacing.reduce(Int64(0)) { $0 + Int64($1) }
+            let end = start + Int64(OggPageHeader.bodySize(lacing: lacing))
             guard end <= size else { return nil }
-            return OggPage(granule: h[6..<14].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
-                           serial: Self.littleEndian(h[14..<18]), flags: h[5], lacing: lacing, payload: start..<end)
+            return OggPage(granule: header.granule, serial: header.serial, flags: header.flags, lacing: lacing, payload: start..<end)
         }
 
         /// Adds a page's flags, granule position, segment table and payload to `hash`.
