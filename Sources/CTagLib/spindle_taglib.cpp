@@ -199,15 +199,12 @@ int rewoundDuplicate(int fd) {
 
 int readStream(TagLib::FileStream &stream, spn_tag_info *out);
 
-}  // namespace
-
-extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
+/* Runs a read with `out` cleared, turning any exception into a failure with its message: never throws. */
+template <typename Read>
+int guardedRead(spn_tag_info *out, Read read) {
     std::memset(out, 0, sizeof(*out));
     try {
-        // Read-only: TagLib opens a file for writing whenever it may, and a reader holding it so looks to
-        // other programs (and to a tag batch's check) like a copy still being written.
-        TagLib::FileStream stream(path, true);
-        return readStream(stream, out);
+        return read();
     } catch (const std::exception &e) {
         setError(out, std::string("TagLib failed: ") + e.what());
     } catch (...) {
@@ -216,9 +213,19 @@ extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
     return 0;
 }
 
+}  // namespace
+
+extern "C" int spn_tags_read(const char *path, spn_tag_info *out) {
+    return guardedRead(out, [&] {
+        // Read-only: TagLib opens a file for writing whenever it may, and a reader holding it so looks to
+        // other programs (and to a tag batch's check) like a copy still being written.
+        TagLib::FileStream stream(path, true);
+        return readStream(stream, out);
+    });
+}
+
 extern "C" int spn_tags_read_fd(int fd, const char *name, spn_tag_info *out) {
-    std::memset(out, 0, sizeof(*out));
-    try {
+    return guardedRead(out, [&] {
         const int duplicate = rewoundDuplicate(fd);
         if (duplicate < 0) {
             setError(out, "TagLib cannot open the file");
@@ -227,12 +234,7 @@ extern "C" int spn_tags_read_fd(int fd, const char *name, spn_tag_info *out) {
         DescriptorStream stream(duplicate, name, true);
         if (!stream.isOpen()) close(duplicate);
         return readStream(stream, out);
-    } catch (const std::exception &e) {
-        setError(out, std::string("TagLib failed: ") + e.what());
-    } catch (...) {
-        setError(out, "TagLib failed with an unknown exception");
-    }
-    return 0;
+    });
 }
 
 namespace {

@@ -39,24 +39,12 @@ final class HeaderFloodTests: XCTestCase {
 final class Socket {
     let fd: Int32
 
-    init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw RawHTTPClient.Failure(description: "connect: errno \(errno)") }
-    }
+    init(port: Int) throws { fd = try RawHTTPClient.connection(port: port) }
 
     /// Sends a keep-alive GET /health and reads up to the end of the answer's head: whether it was a 200.
     func answersHealth() throws -> Bool {
         let request = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
         guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return false }
-        var timeout = timeval(tv_sec: 60, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var received = Data()
         var byte: UInt8 = 0
         while !received.suffix(4).elementsEqual(Array("\r\n\r\n".utf8)) {

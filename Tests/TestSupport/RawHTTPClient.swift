@@ -19,12 +19,10 @@ public enum RawHTTPClient {
         public init(description: String) { self.description = description }
     }
 
-    /// `target`: the raw request target (path and query) as bytes.
-    public static func request(port: Int, method: String = "GET", target: [UInt8], headers: [String: String] = [:],
-                            body: Data = Data()) throws -> Response {
+    /// A TCP connection to `port` on 127.0.0.1 whose reads give up after 60 s; the caller closes it.
+    public static func connection(port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
-        defer { close(fd) }
         var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -34,7 +32,18 @@ public enum RawHTTPClient {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw Failure(description: "connect to port \(port): errno \(errno)") }
+        guard connected == 0 else {
+            close(fd)
+            throw Failure(description: "connect to port \(port): errno \(errno)")
+        }
+        return fd
+    }
+
+    /// `target`: the raw request target (path and query) as bytes.
+    public static func request(port: Int, method: String = "GET", target: [UInt8], headers: [String: String] = [:],
+                            body: Data = Data()) throws -> Response {
+        let fd = try connection(port: port)
+        defer { close(fd) }
         var bytes = Array("\(method) ".utf8) + target + Array(" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n".utf8)
         var allHeaders = headers
         if !body.isEmpty || method == "POST" { allHeaders["Content-Length"] = String(body.count) }
