@@ -76,69 +76,21 @@ public enum LibraryJobs {
                                          forgetMissingAfter: settings.forgetMissingAfter)
             let rootId = try scanner.rootId()
             outcome.libraryMovedFrom = scanner.relocatedFrom
-            if let tagfix = request.tagfix, request.stages.contains(.tagfix) {
-                let report = try runTagfix(tagfix, scanner: scanner, database: database, root: root,
-                                           reads: .workers(settings))
-                outcome.tagfix = report
-                try Self.journal(report, in: journal, database: database, root: root)
-                try checkpoint()
-                if report.dryRun {
-                    outcome.seconds = monotonicSeconds() - started
-                    try journal.finish(status: .completed, summary: outcome.summary())
-                    return outcome
-                }
-            }
-            if request.stages.contains(.scan) {
-                let scan = try scanner.scan()
-                try recordScanIssues(scan, rootId: rootId, database: database)
-                if verbosity == .verbose { for s in scan.skipped { logLine("skipped \(s.relativePath): \(s.reason)") } }
-                outcome.scan = scan
-                try checkpoint()
-            }
             let context = RunContext(database: database, root: root, rootId: rootId, settings: settings, journal: journal,
                                      verbosity: verbosity, force: request.force)
-            let selected = try request.paths.map { try select($0, root: root, database: database) }
-            if request.stages.contains(.tags) {
-                outcome.tags = try TagStage.run(context, only: selected)
+            let state = RunState(context: context, request: request, scanner: scanner, outcome: outcome)
+            var stages = RunStages.list(for: request)
+            if let shard = request.shard, stages.contains(where: \.needsTheWholeLibrary) {
+                logLine("shard \(shard): genres, reports and playlists are built after `spindle merge`, not per shard")
+                stages.removeAll(where: \.needsTheWholeLibrary)
+            }
+            for stage in stages {
+                let goesOn = try stage.run(state)
+                outcome = state.outcome
                 try checkpoint()
+                if !goesOn { break }
             }
-            if request.stages.contains(.analyze) {
-                outcome.analysis = try AnalyzeStage.run(context, only: selected)
-                try checkpoint()
-            }
-            // Genres and reports describe a whole library: a shard's run leaves them to the merged database.
-            let whole = request.shard == nil
-            if !whole, request.stages.contains(where: { $0 == .genres || $0 == .report || $0 == .playlists }) {
-                logLine("shard \(request.shard!): genres, reports and playlists are built after `spindle merge`, not per shard")
-            }
-            if whole, request.stages.contains(.genres) {
-                outcome.genres = try GenresStage.build(database: database, rootId: rootId)
-                try checkpoint()
-            }
-            if whole, request.stages.contains(.report) {
-                let text = try GenresStage.report(database: database, rootId: rootId, format: request.reportFormat, output: request.reportOutput)
-                if let text { print(text, terminator: "") }
-                outcome.reportWritten = request.reportOutput ?? "standard output"
-            }
-            if whole, request.stages.contains(.playlists) {
-                let folder = PlaylistsStage.folder(request.playlistsFolder, settings: settings, root: root)
-                outcome.playlists = try PlaylistsStage.run(database: database, root: root, rootId: rootId, folder: folder)
-                if verbosity > .quiet {
-                    for s in outcome.playlists!.skipped { logLine("playlist \(s.file): \(s.reason)") }
-                    for path in outcome.playlists!.unlisted {
-                        logLine(TerminalText.safe("in no playlist: \(path) (a line break in its name cannot be written in M3U)"))
-                    }
-                }
-            }
-            if let client = request.rescan, (outcome.tagfix?.filesChanged ?? 0) > 0 {
-                do {
-                    try client.startScan { logLine($0) }
-                    outcome.rescanned = "rescan requested"
-                } catch {
-                    outcome.rescanned = "rescan failed: \(error)"
-                    outcome.rescanFailed = true
-                }
-            }
+            rescan(request, outcome: &outcome)
             outcome.seconds = monotonicSeconds() - started
             try journal.finish(status: .completed, summary: outcome.summary())
             return outcome
@@ -148,6 +100,18 @@ public enum LibraryJobs {
         } catch {
             try? journal.finish(status: .failed, summary: "\(error)")
             throw error
+        }
+    }
+
+    /// After a tag batch that changed files, the Subsonic server is asked to rescan; a failure counts as one.
+    private static func rescan(_ request: RunRequest, outcome: inout Outcome) {
+        guard let client = request.rescan, (outcome.tagfix?.filesChanged ?? 0) > 0 else { return }
+        do {
+            try client.startScan { logLine($0) }
+            outcome.rescanned = "rescan requested"
+        } catch {
+            outcome.rescanned = "rescan failed: \(error)"
+            outcome.rescanFailed = true
         }
     }
 
