@@ -72,20 +72,9 @@ public struct PipelineFile: Sendable {
         } catch {
             throw ConfigurationError("pipeline file \(path) is not valid: \(error)")
         }
-        var stages: [Stage] = []
-        for name in document.pipeline.stages {
-            if let stage = Stage(rawValue: name) {
-                stages.append(stage)
-            } else {
-                let known = Stage.allCases.map(\.rawValue).joined(separator: ", ")
-                throw ConfigurationError("pipeline \(path): unknown stage '\(name)' (known: \(known))")
-            }
-        }
-        guard !stages.isEmpty else { throw ConfigurationError("pipeline \(path) has no stages") }
-        // Stages run in their fixed order whatever order the file lists them in.
-        let ordered = Stage.allCases.filter { stages.contains($0) }
+        let stages = try Self.stages(document, path: path)
         let name = document.pipeline.name ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        var file = PipelineFile(name: name, description: document.pipeline.description, stages: ordered,
+        var file = PipelineFile(name: name, description: document.pipeline.description, stages: stages,
                                 force: document.pipeline.force ?? false, settings: settings)
         if let r = document.report {
             if let f = r.format {
@@ -96,47 +85,67 @@ public struct PipelineFile: Sendable {
             }
             file.reportOutput = r.output.map { Settings.expandingHome($0) }
         }
-        if stages.contains(.tagfix) {
-            guard let t = document.tagfix, t.edits != nil || !(t.fixers ?? []).isEmpty else {
-                throw ConfigurationError("pipeline \(path): the tagfix stage needs [tagfix] edits = FILE or fixers = [...]")
-            }
-            if let edits = t.edits {
-                file.tagfix = TagfixRequest(source: .file(Settings.expandingHome(edits)), command: "run \(name)", dryRun: t.dry_run ?? false,
-                                            allowCustom: t.allow_custom ?? false)
-            } else {
-                let fixers = try (t.fixers ?? []).map { name -> TagFixer in
-                    guard let f = TagFixer(rawValue: name) else {
-                        throw ConfigurationError("pipeline \(path): unknown fixer \(name) (known: \(TagFixer.allCases.map(\.rawValue).joined(separator: ", ")))")
-                    }
-                    return f
-                }
-                file.tagfix = TagfixRequest(source: .fixers(fixers, paths: nil), command: "run \(name)", dryRun: t.dry_run ?? false,
-                                            allowCustom: t.allow_custom ?? false)
-            }
-        }
-        if let n = document.navidrome {
-            guard let urlText = n.url, let url = URL(string: urlText), url.scheme == "http" || url.scheme == "https",
-                  let user = n.user else {
-                throw ConfigurationError("pipeline \(path): [navidrome] needs url = \"http(s)://...\" and user")
-            }
-            let credentials: SubsonicClient.Credentials
-            if let token = n.token, let salt = n.salt {
-                SecretFiles.warnIfReadableByOthers(path, holding: "a Subsonic token", warn: logLine)
-                credentials = .token(token: token, salt: salt)
-            } else if let passwordFile = n.password_file {
-                credentials = .password(try SecretFiles.password(file: Settings.expandingHome(passwordFile), warn: logLine))
-            } else if let password = n.password {
-                SecretFiles.warnIfReadableByOthers(path, holding: "a password", warn: logLine)
-                credentials = .password(password)
-            } else if let password = ProcessInfo.processInfo.environment[SecretFiles.passwordVariable], !password.isEmpty {
-                credentials = .password(password)
-            } else {
-                throw ConfigurationError("pipeline \(path): [navidrome] needs password_file, password, or token with salt "
-                    + "(or \(SecretFiles.passwordVariable) in the environment)")
-            }
-            file.rescan = SubsonicClient(baseURL: url, user: user, credentials: credentials)
-        }
+        if stages.contains(.tagfix) { file.tagfix = try tagfix(document, path: path, name: name) }
+        if let n = document.navidrome { file.rescan = try rescanClient(n, path: path) }
         return file
+    }
+
+    /// The stages the file names, in their fixed order whatever order it lists them in.
+    private static func stages(_ document: Document, path: String) throws -> [Stage] {
+        var stages: [Stage] = []
+        for name in document.pipeline.stages {
+            if let stage = Stage(rawValue: name) {
+                stages.append(stage)
+            } else {
+                let known = Stage.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ConfigurationError("pipeline \(path): unknown stage '\(name)' (known: \(known))")
+            }
+        }
+        guard !stages.isEmpty else { throw ConfigurationError("pipeline \(path) has no stages") }
+        return Stage.allCases.filter { stages.contains($0) }
+    }
+
+    /// The tagfix stage's batch: an edits file, or fixers.
+    private static func tagfix(_ document: Document, path: String, name: String) throws -> TagfixRequest {
+        guard let t = document.tagfix, t.edits != nil || !(t.fixers ?? []).isEmpty else {
+            throw ConfigurationError("pipeline \(path): the tagfix stage needs [tagfix] edits = FILE or fixers = [...]")
+        }
+        if let edits = t.edits {
+            return TagfixRequest(source: .file(Settings.expandingHome(edits)), command: "run \(name)", dryRun: t.dry_run ?? false,
+                                 allowCustom: t.allow_custom ?? false)
+        }
+        let fixers = try (t.fixers ?? []).map { name -> TagFixer in
+            guard let f = TagFixer(rawValue: name) else {
+                throw ConfigurationError("pipeline \(path): unknown fixer \(name) (known: \(TagFixer.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            return f
+        }
+        return TagfixRequest(source: .fixers(fixers, paths: nil), command: "run \(name)", dryRun: t.dry_run ?? false,
+                             allowCustom: t.allow_custom ?? false)
+    }
+
+    /// The Subsonic server `[navidrome]` names, asked to rescan after a tag batch, with its credentials.
+    private static func rescanClient(_ n: Document.NavidromeSection, path: String) throws -> SubsonicClient {
+        guard let urlText = n.url, let url = URL(string: urlText), url.scheme == "http" || url.scheme == "https",
+              let user = n.user else {
+            throw ConfigurationError("pipeline \(path): [navidrome] needs url = \"http(s)://...\" and user")
+        }
+        let credentials: SubsonicClient.Credentials
+        if let token = n.token, let salt = n.salt {
+            SecretFiles.warnIfReadableByOthers(path, holding: "a Subsonic token", warn: logLine)
+            credentials = .token(token: token, salt: salt)
+        } else if let passwordFile = n.password_file {
+            credentials = .password(try SecretFiles.password(file: Settings.expandingHome(passwordFile), warn: logLine))
+        } else if let password = n.password {
+            SecretFiles.warnIfReadableByOthers(path, holding: "a password", warn: logLine)
+            credentials = .password(password)
+        } else if let password = ProcessInfo.processInfo.environment[SecretFiles.passwordVariable], !password.isEmpty {
+            credentials = .password(password)
+        } else {
+            throw ConfigurationError("pipeline \(path): [navidrome] needs password_file, password, or token with salt "
+                + "(or \(SecretFiles.passwordVariable) in the environment)")
+        }
+        return SubsonicClient(baseURL: url, user: user, credentials: credentials)
     }
 
     /// Settings for this pipeline: command line and environment first, then this file, then the config file.

@@ -85,71 +85,14 @@ public enum AnalyzeStage {
             defer { for result in batch { if let file = result.reply?.framesFile { unlink(file) } } }
             try context.journal.flush { db in
                 for result in batch {
-                    if let outcome = result.reply?.analysis {
-                        // A row stored for it would be current and its results, if any, gone: the file would stay
-                        // failed when it is back (its disk mounted again, its permissions mended) until it changed.
-                        if outcome.unreachable {
-                            // What it had stays its results; the next run reads it again.
-                            try AnalysisQueries.markUnread(fileId: result.job.fileId, contentKey: result.job.contentKey, in: db)
-                            for copy in copies.followers[result.job.fileId] ?? [] {
-                                try AnalysisQueries.markUnread(fileId: copy.fileId, contentKey: copy.contentKey, in: db)
-                            }
-                            continue
-                        }
-                        // Stored as run: the analyzers this file's job named.
-                        var only = options
-                        only.enabled = result.job.job.analyzers ?? options.enabled
-                        try AnalysisQueries.save(AnalysisStorage.write(outcome, fileId: result.job.fileId,
-                                                                       contentKey: result.job.contentKey, options: only,
-                                                                       framesFile: result.reply?.framesFile), in: db)
-                        let copying = monotonicSeconds()
-                        for copy in copies.followers[result.job.fileId] ?? [] {
-                            try AnalysisQueries.copy(from: result.job.fileId, to: copy.fileId, in: db)
-                        }
-                        report.copySeconds += monotonicSeconds() - copying
-                    } else {
-                        try AnalysisQueries.saveCrash(result.failure ?? "worker failed", fileId: result.job.fileId,
-                                                      contentKey: result.job.contentKey, versions: versions, in: db)
-                    }
+                    report.copySeconds += try store(result, copies: copies, options: options, versions: versions, in: db)
                 }
             }
         }
         // What finished is stored even when the pool stops early (no worker could start).
         let processed = Result { try context.pool().process(jobs) { result in
-            let relative = result.job.relativePath
-            let fileId = result.job.fileId
             pending.append(result)
-            let followers = copies.followers[fileId] ?? []
-            if result.reply?.analysis != nil {
-                // Same bytes, same outcome, results or reasons: stored with this file's in `flush`.
-                let failure = result.reply?.analysis?.error
-                for copy in followers {
-                    context.journal.record(fileId: copy.fileId, stage: "analyze", status: failure == nil ? .done : .failed,
-                                           error: failure ?? result.reply?.analysis?.damage)
-                }
-                if failure == nil { report.copied += followers.count } else { report.failed += followers.count }
-            } else {
-                // A crash may be the machine's: the copies stay stale, for the next run.
-                for copy in followers {
-                    context.journal.record(fileId: copy.fileId, stage: "analyze", status: .failed,
-                                           error: "not analysed: \(relative), a file with the same bytes, stopped its worker")
-                }
-                report.failed += followers.count
-            }
-            if let outcome = result.reply?.analysis, outcome.error == nil {
-                report.analysed += 1
-                if outcome.damage != nil { report.partial += 1 }
-                let audio = outcome.durationSeconds ?? 0
-                report.audioSeconds += audio
-                context.journal.record(fileId: fileId, stage: "analyze", status: .done, error: outcome.damage)
-                progress.advance(audioSeconds: audio, note: outcome.damage.map { "\(relative): partial: \($0)" })
-            } else {
-                let reason = result.reply?.analysis?.error ?? result.failure ?? "unknown error"
-                report.failed += 1
-                if result.reply == nil { report.crashed += 1 }
-                context.journal.record(fileId: fileId, stage: "analyze", status: .failed, error: reason)
-                progress.advance(failed: true, note: "\(relative): \(reason)")
-            }
+            account(result, copies: copies, journal: context.journal, report: &report, progress: progress)
             if pending.count >= 32 || context.journal.isDue { try flush() }
         } }
         try flush()
@@ -157,5 +100,75 @@ public enum AnalyzeStage {
         progress.finish()
         report.seconds = monotonicSeconds() - started
         return report
+    }
+
+    /// One worker's reply stored with the results of the files that share its bytes; returns the seconds spent
+    /// giving those copies their results.
+    private static func store(_ result: PoolResult, copies: AnalysisCopies, options: AnalysisOptions,
+                              versions: [String: Int], in db: Database) throws -> Double {
+        guard let outcome = result.reply?.analysis else {
+            try AnalysisQueries.saveCrash(result.failure ?? "worker failed", fileId: result.job.fileId,
+                                          contentKey: result.job.contentKey, versions: versions, in: db)
+            return 0
+        }
+        // A row stored for it would be current and its results, if any, gone: the file would stay failed when
+        // it is back (its disk mounted again, its permissions mended) until it changed.
+        if outcome.unreachable {
+            // What it had stays its results; the next run reads it again.
+            try AnalysisQueries.markUnread(fileId: result.job.fileId, contentKey: result.job.contentKey, in: db)
+            for copy in copies.followers[result.job.fileId] ?? [] {
+                try AnalysisQueries.markUnread(fileId: copy.fileId, contentKey: copy.contentKey, in: db)
+            }
+            return 0
+        }
+        // Stored as run: the analyzers this file's job named.
+        var only = options
+        only.enabled = result.job.job.analyzers ?? options.enabled
+        try AnalysisQueries.save(AnalysisStorage.write(outcome, fileId: result.job.fileId, contentKey: result.job.contentKey,
+                                                       options: only, framesFile: result.reply?.framesFile), in: db)
+        let copying = monotonicSeconds()
+        for copy in copies.followers[result.job.fileId] ?? [] {
+            try AnalysisQueries.copy(from: result.job.fileId, to: copy.fileId, in: db)
+        }
+        return monotonicSeconds() - copying
+    }
+
+    /// One worker's reply in the run's journal, counts and progress, for its file and the files that share its
+    /// bytes (stored with it in `store`).
+    private static func account(_ result: PoolResult, copies: AnalysisCopies, journal: RunJournal, report: inout Report,
+                                progress: ProgressReporter) {
+        let relative = result.job.relativePath
+        let fileId = result.job.fileId
+        let followers = copies.followers[fileId] ?? []
+        if result.reply?.analysis != nil {
+            // Same bytes, same outcome, results or reasons: stored with this file's in `flush`.
+            let failure = result.reply?.analysis?.error
+            for copy in followers {
+                journal.record(fileId: copy.fileId, stage: "analyze", status: failure == nil ? .done : .failed,
+                                       error: failure ?? result.reply?.analysis?.damage)
+            }
+            if failure == nil { report.copied += followers.count } else { report.failed += followers.count }
+        } else {
+            // A crash may be the machine's: the copies stay stale, for the next run.
+            for copy in followers {
+                journal.record(fileId: copy.fileId, stage: "analyze", status: .failed,
+                                       error: "not analysed: \(relative), a file with the same bytes, stopped its worker")
+            }
+            report.failed += followers.count
+        }
+        if let outcome = result.reply?.analysis, outcome.error == nil {
+            report.analysed += 1
+            if outcome.damage != nil { report.partial += 1 }
+            let audio = outcome.durationSeconds ?? 0
+            report.audioSeconds += audio
+            journal.record(fileId: fileId, stage: "analyze", status: .done, error: outcome.damage)
+            progress.advance(audioSeconds: audio, note: outcome.damage.map { "\(relative): partial: \($0)" })
+        } else {
+            let reason = result.reply?.analysis?.error ?? result.failure ?? "unknown error"
+            report.failed += 1
+            if result.reply == nil { report.crashed += 1 }
+            journal.record(fileId: fileId, stage: "analyze", status: .failed, error: reason)
+            progress.advance(failed: true, note: "\(relative): \(reason)")
+        }
     }
 }
