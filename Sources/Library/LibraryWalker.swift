@@ -50,23 +50,7 @@ public struct LibraryWalker {
                                skipped: (SkippedEntry) -> Void, temporary: (String, Date) -> Void,
                                mountPoint: (String, UInt64) -> Void) {
         let absolute = relative.isEmpty ? root.path : root.absolute(relative)
-        guard let dir = opendir(absolute) else {
-            let reason = errno == ENAMETOOLONG ? "path longer than the system limit" : String(cString: strerror(errno))
-            skipped(SkippedEntry(relativePath: relative, reason: "cannot open folder: \(reason)", unreadable: true))
-            return
-        }
-        defer { closedir(dir) }
-        var entries: [(name: String, valid: Bool, directory: Bool)] = []
-        while let entry = readdir(dir) {
-            let (name, valid) = withUnsafeBytes(of: entry.pointee.d_name) { raw -> (String, Bool) in
-                let bytes = raw.prefix { $0 != 0 }
-                if let s = String(validating: bytes, as: UTF8.self) { return (s, true) }
-                return (String(decoding: bytes, as: UTF8.self), false)
-            }
-            if name == "." || name == ".." { continue }
-            entries.append((name, valid, entry.pointee.d_type == UInt8(DT_DIR)))
-        }
-        entries.sort { $0.name < $1.name }
+        guard let entries = Self.entries(of: absolute, relative: relative, skipped: skipped) else { return }
         let ignoring = outer.entering(folder: relative, absolute: absolute,
                                       names: entries.map(\.name).filter(IgnoreFile.names.contains))
         for (name, valid, directory) in entries {
@@ -113,17 +97,8 @@ public struct LibraryWalker {
             }
             guard AudioFileTypes.isAudio(name), !ignoring.ignores(childRelative, isFolder: false) else { continue }
             if type == S_IFLNK {
-                guard let resolved = Self.resolved(childAbsolute) else {
-                    skipped(SkippedEntry(relativePath: childRelative,
-                                         reason: "broken symlink (\(String(cString: strerror(errno))))"))
-                    continue
-                }
-                guard holds(resolved) else {
-                    skipped(SkippedEntry(relativePath: childRelative, reason: "symlink leads outside the library root"))
-                    continue
-                }
-                guard stat(childAbsolute, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-                    skipped(SkippedEntry(relativePath: childRelative, reason: "symlink to something that is not a file"))
+                if let refusal = linkedFileRefusal(childAbsolute, stat: &st) {
+                    skipped(SkippedEntry(relativePath: childRelative, reason: refusal))
                     continue
                 }
             } else if type != S_IFREG {
@@ -134,6 +109,38 @@ public struct LibraryWalker {
                             mtimeNs: FileState.nanoseconds(st.st_mtim), ctimeNs: FileState.nanoseconds(st.st_ctim),
                             inode: Int64(st.st_ino)))
         }
+    }
+
+    /// A folder's entries sorted by name, each with whether its name is valid UTF-8 and whether it is a folder;
+    /// nil, with the folder reported, when it cannot be opened.
+    private static func entries(of absolute: String, relative: String,
+                                skipped: (SkippedEntry) -> Void) -> [(name: String, valid: Bool, directory: Bool)]? {
+        guard let dir = opendir(absolute) else {
+            let reason = errno == ENAMETOOLONG ? "path longer than the system limit" : String(cString: strerror(errno))
+            skipped(SkippedEntry(relativePath: relative, reason: "cannot open folder: \(reason)", unreadable: true))
+            return nil
+        }
+        defer { closedir(dir) }
+        var entries: [(name: String, valid: Bool, directory: Bool)] = []
+        while let entry = readdir(dir) {
+            let (name, valid) = withUnsafeBytes(of: entry.pointee.d_name) { raw -> (String, Bool) in
+                let bytes = raw.prefix { $0 != 0 }
+                if let s = String(validating: bytes, as: UTF8.self) { return (s, true) }
+                return (String(decoding: bytes, as: UTF8.self), false)
+            }
+            if name == "." || name == ".." { continue }
+            entries.append((name, valid, entry.pointee.d_type == UInt8(DT_DIR)))
+        }
+        return entries.sorted { $0.name < $1.name }
+    }
+
+    /// Why a symlinked audio file is not indexed (broken, leading outside the root, not to a file), or nil with
+    /// `st` the file it leads to.
+    private func linkedFileRefusal(_ path: String, stat st: inout stat) -> String? {
+        guard let resolved = Self.resolved(path) else { return "broken symlink (\(String(cString: strerror(errno))))" }
+        guard holds(resolved) else { return "symlink leads outside the library root" }
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return "symlink to something that is not a file" }
+        return nil
     }
 
     /// Why a symlink to a folder outside the root is not walked, or nil when it is not one. Links to folders

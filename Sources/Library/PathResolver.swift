@@ -80,34 +80,7 @@ public final class PathResolver: Sendable {
 
     private func resolve(_ input: String, guessing: Bool) throws -> Resolution {
         var r = Resolution(input: input)
-        if input.utf8.count > Self.maxInputBytes {
-            r.input = String(input.prefix(200)) + "…"
-            r.refused = "path longer than \(Self.maxInputBytes) bytes"
-            return r
-        }
-        // Checked after normalising: a file:// URI's "%00" decodes to NUL.
-        let trimmed = Self.normalisedSeparators(input.trimmingCharacters(in: .whitespacesAndNewlines))
-        if input.utf8.contains(0) || trimmed.utf8.contains(0) {
-            r.refused = "path contains a NUL byte"
-            return r
-        }
-        var components = trimmed.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-            .filter { $0 != "." }
-        if components.contains("..") {
-            r.refused = "path contains '..' segments"
-            return r
-        }
-        if components.count > Self.maxComponents {
-            r.refused = "path has more than \(Self.maxComponents) components"
-            return r
-        }
-        // An absolute path inside the root is taken relative to it.
-        let rootComponents = root.path.split(separator: "/").map(String.init)
-        if trimmed.hasPrefix("/"), components.count > rootComponents.count,
-           Array(components.prefix(rootComponents.count)) == rootComponents {
-            components.removeFirst(rootComponents.count)
-        }
-        guard !components.isEmpty else { return r }
+        guard let components = components(of: input, into: &r) else { return r }
 
         // The index's files of the asked name, read once: strategies 1–2 look among them for the path in another
         // Unicode form, strategy 3 picks among them.
@@ -150,10 +123,47 @@ public final class PathResolver: Sendable {
         let byName = try filesNamed()
         let folders = components.dropLast().map { $0.lowercased() }
         if let pick = try decide(byName, folders: folders, into: &r, strategy: 3) { return pick }
+        try byWords(components, folders: folders, into: &r)
+        return r
+    }
 
-        // 4: fuzzy word overlap.
+    /// The path's components relative to the root, or nil when there is nothing to look for: empty, or refused
+    /// (too long, a NUL, `..`, too many components), the refusal in `r`.
+    private func components(of input: String, into r: inout Resolution) -> [String]? {
+        if input.utf8.count > Self.maxInputBytes {
+            r.input = String(input.prefix(200)) + "…"
+            r.refused = "path longer than \(Self.maxInputBytes) bytes"
+            return nil
+        }
+        // Checked after normalising: a file:// URI's "%00" decodes to NUL.
+        let trimmed = Self.normalisedSeparators(input.trimmingCharacters(in: .whitespacesAndNewlines))
+        if input.utf8.contains(0) || trimmed.utf8.contains(0) {
+            r.refused = "path contains a NUL byte"
+            return nil
+        }
+        var components = trimmed.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+            .filter { $0 != "." }
+        if components.contains("..") {
+            r.refused = "path contains '..' segments"
+            return nil
+        }
+        if components.count > Self.maxComponents {
+            r.refused = "path has more than \(Self.maxComponents) components"
+            return nil
+        }
+        // An absolute path inside the root is taken relative to it.
+        let rootComponents = root.path.split(separator: "/").map(String.init)
+        if trimmed.hasPrefix("/"), components.count > rootComponents.count,
+           Array(components.prefix(rootComponents.count)) == rootComponents {
+            components.removeFirst(rootComponents.count)
+        }
+        return components.isEmpty ? nil : components
+    }
+
+    /// Strategy 4: fuzzy word overlap, as many of the asked words as can be had, one of them from the file name.
+    private func byWords(_ components: [String], folders: [String], into r: inout Resolution) throws {
         let words = PathWords.words(components.joined(separator: "/"))
-        guard !words.isEmpty else { return r }
+        guard !words.isEmpty else { return }
         r.tried.append("words:\(words.joined(separator: " "))")
         let candidates = try database.writer.read { db in
             try FileQueries.presentPaths(db, rootId: rootId, sharing: words, atLeast: (words.count + 1) / 2)
@@ -180,7 +190,7 @@ public final class PathResolver: Sendable {
                 best.append(path)
             }
         }
-        guard !best.isEmpty else { return r }
+        guard !best.isEmpty else { return }
         // Ties: the same extension as asked, then the most similar folders.
         let ext = (components.last! as NSString).pathExtension.lowercased()
         var tied = best
@@ -193,7 +203,6 @@ public final class PathResolver: Sendable {
         _ = try decide(tied, folders: folders, into: &r, strategy: 4) {
             PathWords.wordsInOrder(askedOrder, PathWords.nameSequence($0))
         }
-        return r
     }
 
     /// Paths as other systems write them, in this one's form: a `file://` URI (percent-encoded) is its path,
