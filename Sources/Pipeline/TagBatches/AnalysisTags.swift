@@ -138,31 +138,7 @@ public enum AnalysisTags {
                   current: row.writable)
         }
         var notes: [String] = []
-        // Album loudness and peak over every track of the album in the library.
-        var albums: [AlbumKey: (lufs: Double, peak: Double)?] = [:]
-        if replayGain {
-            var grouped: [AlbumKey: [Track]] = [:]
-            for t in tracks { if let k = t.album { grouped[k, default: []].append(t) } }
-            for key in grouped.keys.sorted() {
-                let members = grouped[key]!
-                // The album's loudness is its tracks' as they are: one track's results of other content would skew
-                // every track's album gain, and without that track it is another album's loudness.
-                guard members.allSatisfy(\.current) else { albums[key] = .some(nil); continue }
-                var histogram = LoudnessHistogram()
-                var complete = true
-                for m in members {
-                    let blocks = try database.writer.read { db in try AnalysisQueries.loudnessBlocks(db, fileId: m.fileId) }
-                    guard let b = blocks, histogram.merge(encoded: [UInt8](b)) else { complete = false; break }
-                }
-                if complete, let lufs = histogram.integrated() {
-                    let peak = members.compactMap { $0.truePeakDB }.map { pow(10, $0 / 20) }.max() ?? 0
-                    albums[key] = (lufs, peak)
-                } else {
-                    albums[key] = .some(nil)
-                    if !complete { notes.append("album \(key.album): some tracks lack gating blocks; re-analyse (`analyze --force`) for album gain") }
-                }
-            }
-        }
+        let albums = replayGain ? try albumLoudness(tracks, database: database, notes: &notes) : [:]
         let wanted = paths.map(Set.init)
         let left = rows.filter { !$0.writable && wanted?.contains($0.path) ?? true }
         func example(_ paths: [String]) -> String { paths.first.map { " (\($0)\(paths.count > 1 ? ", ..." : ""))" } ?? "" }
@@ -180,35 +156,8 @@ public enum AnalysisTags {
         var edits: [(String, TagEdit)] = []
         var unsure = 0, withdrawn = 0
         for t in tracks where t.current && wanted?.contains(t.path) ?? true {
-            var edit = TagEdit()
-            edit.unset = t.withdrawn.filter { fields.contains($0 == "BPM" ? .bpm : .key) }
+            let edit = Self.edit(for: t, fields: fields, minBPMConfidence: minBPMConfidence, albums: albums, unsure: &unsure)
             if !edit.unset.isEmpty { withdrawn += 1 }
-            if fields.contains(.bpm), let b = t.bpm {
-                if (t.bpmConfidence ?? 0) >= minBPMConfidence {
-                    edit.set["BPM"] = [String(Int(b.rounded()))]
-                } else {
-                    unsure += 1
-                }
-            }
-            if fields.contains(.key), let k = t.key {
-                edit.set["INITIALKEY"] = [k.tagValue]
-                if Self.freeFormTags.contains((t.path as NSString).pathExtension.lowercased()) { edit.set["KEY"] = [k.tagValue] }
-            }
-            if replayGain, let lufs = t.lufs {
-                let isOpus = t.codec == "opus"
-                let album = t.album.flatMap { albums[$0] ?? nil }
-                if isOpus {
-                    edit.set["R128_TRACK_GAIN"] = [q78(-23 - lufs)]
-                    if let album { edit.set["R128_ALBUM_GAIN"] = [q78(-23 - album.lufs)] }
-                } else {
-                    edit.set["REPLAYGAIN_TRACK_GAIN"] = [String(format: "%.2f dB", -18 - lufs)]
-                    edit.set["REPLAYGAIN_TRACK_PEAK"] = [String(format: "%.6f", pow(10, (t.truePeakDB ?? -120) / 20))]
-                    if let album {
-                        edit.set["REPLAYGAIN_ALBUM_GAIN"] = [String(format: "%.2f dB", -18 - album.lufs)]
-                        edit.set["REPLAYGAIN_ALBUM_PEAK"] = [String(format: "%.6f", album.peak)]
-                    }
-                }
-            }
             if !edit.isEmpty { edits.append((t.path, edit)) }
         }
         if withdrawn > 0 {
@@ -225,6 +174,70 @@ public enum AnalysisTags {
             row.current ? row.analysedContent.map { (row.path, $0) } : nil
         })
         return (edits, notes, analysedContent)
+    }
+
+    /// Album loudness and peak over every track of the album in the library; nil for an album whose tracks are
+    /// not all analysed as they are, or lack gating blocks (said in `notes`).
+    private static func albumLoudness(_ tracks: [Track], database: SpindleDatabase,
+                                      notes: inout [String]) throws -> [AlbumKey: (lufs: Double, peak: Double)?] {
+        var albums: [AlbumKey: (lufs: Double, peak: Double)?] = [:]
+        var grouped: [AlbumKey: [Track]] = [:]
+        for t in tracks { if let k = t.album { grouped[k, default: []].append(t) } }
+        for key in grouped.keys.sorted() {
+            let members = grouped[key]!
+            // The album's loudness is its tracks' as they are: one track's results of other content would skew
+            // every track's album gain, and without that track it is another album's loudness.
+            guard members.allSatisfy(\.current) else { albums[key] = .some(nil); continue }
+            var histogram = LoudnessHistogram()
+            var complete = true
+            for m in members {
+                let blocks = try database.writer.read { db in try AnalysisQueries.loudnessBlocks(db, fileId: m.fileId) }
+                guard let b = blocks, histogram.merge(encoded: [UInt8](b)) else { complete = false; break }
+            }
+            if complete, let lufs = histogram.integrated() {
+                let peak = members.compactMap { $0.truePeakDB }.map { pow(10, $0 / 20) }.max() ?? 0
+                albums[key] = (lufs, peak)
+            } else {
+                albums[key] = .some(nil)
+                if !complete { notes.append("album \(key.album): some tracks lack gating blocks; re-analyse (`analyze --force`) for album gain") }
+            }
+        }
+        return albums
+    }
+
+    /// One track's edit: its BPM (when sure enough; else counted in `unsure`), key and ReplayGain, and the tags
+    /// an earlier write gave it that no result backs now.
+    private static func edit(for t: Track, fields: Fields, minBPMConfidence: Double,
+                             albums: [AlbumKey: (lufs: Double, peak: Double)?], unsure: inout Int) -> TagEdit {
+        var edit = TagEdit()
+        edit.unset = t.withdrawn.filter { fields.contains($0 == "BPM" ? .bpm : .key) }
+        if fields.contains(.bpm), let b = t.bpm {
+            if (t.bpmConfidence ?? 0) >= minBPMConfidence {
+                edit.set["BPM"] = [String(Int(b.rounded()))]
+            } else {
+                unsure += 1
+            }
+        }
+        if fields.contains(.key), let k = t.key {
+            edit.set["INITIALKEY"] = [k.tagValue]
+            if Self.freeFormTags.contains((t.path as NSString).pathExtension.lowercased()) { edit.set["KEY"] = [k.tagValue] }
+        }
+        if fields.contains(.replayGain), let lufs = t.lufs {
+            let isOpus = t.codec == "opus"
+            let album = t.album.flatMap { albums[$0] ?? nil }
+            if isOpus {
+                edit.set["R128_TRACK_GAIN"] = [q78(-23 - lufs)]
+                if let album { edit.set["R128_ALBUM_GAIN"] = [q78(-23 - album.lufs)] }
+            } else {
+                edit.set["REPLAYGAIN_TRACK_GAIN"] = [String(format: "%.2f dB", -18 - lufs)]
+                edit.set["REPLAYGAIN_TRACK_PEAK"] = [String(format: "%.6f", pow(10, (t.truePeakDB ?? -120) / 20))]
+                if let album {
+                    edit.set["REPLAYGAIN_ALBUM_GAIN"] = [String(format: "%.2f dB", -18 - album.lufs)]
+                    edit.set["REPLAYGAIN_ALBUM_PEAK"] = [String(format: "%.6f", album.peak)]
+                }
+            }
+        }
+        return edit
     }
 
     /// The plans whose file, as planned, is the content its results are of; the others are refused. A file

@@ -83,15 +83,8 @@ public enum TagBatch {
                 refusals.append(Refusal(input: input, reason: resolution.writeRefusal ?? "no such file in the library"))
                 continue
             }
-            let bad = edit.keys.filter { !allowCustom && !knownKeys.contains($0) }
-            if !bad.isEmpty {
-                refusals.append(Refusal(input: input, reason: Self.unknownKeys(bad)))
-                continue
-            }
-            if let (key, bytes) = edit.set.lazy.flatMap({ key, values in values.map { (key, $0.utf8.count) } })
-                .first(where: { $0.1 > Self.longestValue }) {
-                refusals.append(Refusal(input: input, reason: "its \(key) value is \(bytes >> 10) KiB; a tag value may be at most "
-                    + "\(Self.longestValue >> 10) KiB (a FLAC file's comments hold 16 MiB in all, and players read tags whole)"))
+            if let refusal = Self.refusal(of: edit, allowCustom: allowCustom) {
+                refusals.append(Refusal(input: input, reason: refusal))
                 continue
             }
             if combined[path] == nil { order.append(path); combined[path] = TagEdit() }
@@ -145,18 +138,37 @@ public enum TagBatch {
                 refusals.append(Refusal(input: path, reason: refusal.reason))
                 continue
             }
-            var changes: [KeyChange] = []
-            for key in edit.set.keys.sorted() where current.properties[key] != edit.set[key] {
-                changes.append(KeyChange(key: key, old: current.properties[key], new: edit.set[key]))
-            }
-            for key in edit.unset.sorted() where current.properties[key] != nil {
-                changes.append(KeyChange(key: key, old: current.properties[key], new: nil))
-            }
+            let changes = Self.changes(edit, to: current)
             guard !changes.isEmpty else { continue }
             let fileId = try database.writer.read { db in try FileQueries.fileId(db, rootPath: resolver.root.path, path: path) }
             plans.append(FilePlan(path: path, fileId: fileId, changes: changes, expected: state))
         }
         return (plans, refusals, unwritable)
+    }
+
+    /// Why an edit is refused whatever file it is for: keys outside TagLib's names (without `--allow-custom`),
+    /// or a value over `longestValue`.
+    private static func refusal(of edit: TagEdit, allowCustom: Bool) -> String? {
+        let bad = edit.keys.filter { !allowCustom && !knownKeys.contains($0) }
+        if !bad.isEmpty { return Self.unknownKeys(bad) }
+        if let (key, bytes) = edit.set.lazy.flatMap({ key, values in values.map { (key, $0.utf8.count) } })
+            .first(where: { $0.1 > Self.longestValue }) {
+            return "its \(key) value is \(bytes >> 10) KiB; a tag value may be at most "
+                + "\(Self.longestValue >> 10) KiB (a FLAC file's comments hold 16 MiB in all, and players read tags whole)"
+        }
+        return nil
+    }
+
+    /// What `edit` changes in a file whose tags are `current`: keys set to other values, keys removed that are there.
+    private static func changes(_ edit: TagEdit, to current: TagSnapshot) -> [KeyChange] {
+        var changes: [KeyChange] = []
+        for key in edit.set.keys.sorted() where current.properties[key] != edit.set[key] {
+            changes.append(KeyChange(key: key, old: current.properties[key], new: edit.set[key]))
+        }
+        for key in edit.unset.sorted() where current.properties[key] != nil {
+            changes.append(KeyChange(key: key, old: current.properties[key], new: nil))
+        }
+        return changes
     }
 
     /// The plan as a diff: file, key, old → new.
