@@ -24,7 +24,7 @@ struct Spindle: ParsableCommand {
         subcommands: [
             ScanCommand.self, AnalyzeCommand.self, RunCommand.self, InspectCommand.self, ResolveCommand.self,
             TagsCommand.self, GenresCommand.self, FramesCommand.self, BenchCommand.self, StatusCommand.self,
-            SimilarCommand.self, MixCommand.self, PlaylistsCommand.self, ServeCommand.self,
+            SimilarCommand.self, MixCommand.self, PathCommand.self, PlaylistsCommand.self, ServeCommand.self,
             NavidromeCommand.self, MergeCommand.self, WorkerCommand.self,
         ]
     )

@@ -156,6 +156,27 @@ final class SimilarityTests: LibraryTestCase {
     // A VBR MP3 without its Xing header: TagLib 1.13 estimates its length from the first frame's bitrate
     // (a quiet start, so a low one, and a length far too long). Mixes and playlists had that estimate in
     // #EXTINF (and the same-recording test compared it); the decoded length is the file's.
+    // `spindle path A B`: both ends in place, n real tracks, the other encoding of an end left out; an end that
+    // names nothing is exit 3 with why.
+    func testPathRunsFromOneTrackToAnotherWithoutRepeatingARecording() throws {
+        let result = try spindle(["path", "chords/chord0.flac", "hiss/hiss3.flac", "-n", "6", "--format", "json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let path = try json(result)
+        let tracks = try XCTUnwrap(path["tracks"] as? [[String: Any]]).compactMap { $0["path"] as? String }
+        XCTAssertEqual(tracks.count, 6, "\(tracks)")
+        XCTAssertEqual(tracks.first, "chords/chord0.flac")
+        XCTAssertEqual(tracks.last, "hiss/hiss3.flac")
+        XCTAssertEqual(Set(tracks).count, 6)
+        XCTAssertFalse(tracks.contains("copies/chord0.ogg"), "the start's other encoding is the same recording: \(tracks)")
+        let m3u = try spindle(["path", "chords/chord0.flac", "hiss/hiss3.flac", "-n", "6"])
+        XCTAssertEqual(m3u.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init),
+                       tracks.map { library + "/" + $0 })
+        let missing = try spindle(["path", "chords/chord0.flac", "nowhere/none.flac"])
+        XCTAssertEqual(missing.status, 3)
+        XCTAssertTrue(missing.stderr.contains("nowhere/none.flac: not found"), missing.stderr)
+        XCTAssertFalse(missing.stderr.contains("chord0"), "the end that was found is not blamed: \(missing.stderr)")
+    }
+
     func testMixesGiveTheDecodedLengthNotTagLibsEstimate() throws {
         let path = library + "/vbr/quiet start.mp3"
         try FileManager.default.createDirectory(atPath: library + "/vbr", withIntermediateDirectories: true)

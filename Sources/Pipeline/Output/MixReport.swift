@@ -43,18 +43,21 @@ public struct MixReport: Sendable {
     public func json() -> JSONValue {
         var pairs: [(String, JSONValue)] = [("seed", .string(query.input)), ("resolved", .from(query.resolved))]
         if let space = query.space {
-            pairs.append(("tracks", .array(steps.map { step in
-                let t = space.tracks[step.row]
-                return .object([("path", .string(t.path)), ("artist", .from(t.artist)), ("title", .from(t.title)),
-                                ("bpm", .from(t.bpm, digits: 2)), ("key", .from(t.key?.name)),
-                                ("distance", .from(step.distance, digits: 4)), ("transition", .string(step.transition))])
-            })))
+            pairs.append(("tracks", .array(steps.map { Self.json($0, in: space) })))
         } else {
             pairs.append(("tracks", .array([])))
         }
         if let problem = query.problem { pairs.append(("error", .string(problem))) }
         if let shortfall { pairs.append(("shortfall", .string(shortfall))) }
         return .object(pairs)
+    }
+
+    /// One track of a mix or a path, with how it follows the one before.
+    static func json(_ step: MixPlanner.Step, in space: SonicSpace) -> JSONValue {
+        let t = space.tracks[step.row]
+        return .object([("path", .string(t.path)), ("artist", .from(t.artist)), ("title", .from(t.title)),
+                        ("bpm", .from(t.bpm, digits: 2)), ("key", .from(t.key?.name)),
+                        ("distance", .from(step.distance, digits: 4)), ("transition", .string(step.transition))])
     }
 
     /// Extended M3U with absolute paths (from the library root): the mix goes to standard output, so no

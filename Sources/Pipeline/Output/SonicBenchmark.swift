@@ -14,6 +14,7 @@ public struct SonicBenchmark: Sendable {
     public var querySecondsMedian = 0.0
     public var querySecondsP99 = 0.0
     public var mixSeconds = 0.0
+    public var pathSeconds = 0.0
     public var genresBuildSeconds = 0.0
     public var genres = 0
     public var peakRSSMB = 0.0
@@ -48,6 +49,9 @@ public struct SonicBenchmark: Sendable {
         started = monotonicSeconds()
         _ = MixPlanner(space: space).plan(seed: space.count / 2, count: 25)
         report.mixSeconds = monotonicSeconds() - started
+        started = monotonicSeconds()
+        _ = SongPath(space: space).plan(from: 0, to: space.count - 1, count: 25)
+        report.pathSeconds = monotonicSeconds() - started
 
         started = monotonicSeconds()
         report.genres = try GenresStage.build(database: database, rootId: rootId).genres
@@ -92,16 +96,18 @@ public struct SonicBenchmark: Sendable {
             load + space: %.0f ms (every `similar` command pays this once)
             similar query (10 neighbours with why): median %.2f ms, p99 %.2f ms
             mix of 25: %.0f ms
+            path of 25: %.0f ms
             genres build: %.1f s (%d genres)
             peak RSS: %.0f MB
             """, tracks, fillSeconds, loadSeconds * 1000, querySecondsMedian * 1000, querySecondsP99 * 1000,
-                      mixSeconds * 1000, genresBuildSeconds, genres, peakRSSMB)
+                      mixSeconds * 1000, pathSeconds * 1000, genresBuildSeconds, genres, peakRSSMB)
     }
 
     public func json() -> JSONValue {
         .object([("tracks", .from(tracks)), ("load_ms", .from(loadSeconds * 1000, digits: 1)),
                  ("similar_median_ms", .from(querySecondsMedian * 1000, digits: 3)),
                  ("similar_p99_ms", .from(querySecondsP99 * 1000, digits: 3)), ("mix_ms", .from(mixSeconds * 1000, digits: 1)),
+                 ("path_ms", .from(pathSeconds * 1000, digits: 1)),
                  ("genres_build_s", .from(genresBuildSeconds, digits: 2)), ("genres", .from(genres)),
                  ("peak_rss_mb", .from(peakRSSMB, digits: 1))])
     }

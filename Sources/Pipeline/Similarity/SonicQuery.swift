@@ -31,6 +31,21 @@ public struct SonicQuery: Sendable {
         return try locate(input, resolution: resolution, in: space, resolver: resolver)
     }
 
+    /// Two tracks found in one load of the space (`spindle path`).
+    public static func locate(_ first: String, _ second: String, settings: Settings) throws -> (SonicQuery, SonicQuery) {
+        let (database, root) = try LibraryJobs.openForReading(settings)
+        let rootId = try database.writer.read { db in try FileQueries.rootId(db, path: root.path) }
+        guard let rootId else {
+            throw ConfigurationError("the database knows no library at \(root.path): run `spindle scan` first")
+        }
+        let resolver = try PathResolver(database: database, root: root)
+        let (a, b) = (try resolver.resolve(first), try resolver.resolve(second))
+        // Loaded when either end resolves, so that each end's own problem is told.
+        let space = a.resolved == nil && b.resolved == nil ? nil : try SonicLibrary.load(database, rootId: rootId).space()
+        return (try locate(first, resolution: a, in: space, resolver: resolver),
+                try locate(second, resolution: b, in: space, resolver: resolver))
+    }
+
     public static func locate(_ input: String, in space: SonicSpace?, resolver: PathResolver) throws -> SonicQuery {
         try locate(input, resolution: try resolver.resolve(input), in: space, resolver: resolver)
     }
