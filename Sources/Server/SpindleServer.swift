@@ -27,13 +27,16 @@ public struct SpindleServer: Sendable {
         let status = StatusRoutes(library: library, metrics: metrics)
         let profiles = ProfileRoutes(library: library, options: options)
         let frames = FramesRoute(library: library)
-        let sonic = SonicRoutes(library: library, cache: SonicCache(), options: options)
+        let cache = SonicCache()
+        let sonic = SonicRoutes(library: library, cache: cache, options: options)
+        let audioMuse = AudioMuseRoutes(library: library, cache: cache, options: options)
         let routes: [(HTTPRequest.Method, String, Handler)] = [
             (.get, "/health", status.health), (.get, "/metrics", status.metrics),
             (.get, "/smart-dj/profile", profiles.profile),
             (.get, "/smart-dj/bulk-profiles", profiles.bulk), (.post, "/smart-dj/bulk-profiles", profiles.bulk),
             (.get, "/visualizer/frames", frames.frames),
             (.get, "/similar", sonic.similar), (.get, "/mix", sonic.mix),
+            (.get, "/api/similar_tracks", audioMuse.similarTracks), (.get, "/api/find_path", audioMuse.findPath),
         ]
         let router = Router()
         // Middleware wraps only the routes added after it, so it comes first.

@@ -74,7 +74,7 @@ public struct MixPlanner: Sendable {
     /// tracks were looked at (a full sort of a large library is not worth a longer mix). Without
     /// this a library holding each album twice (or an album and a compilation of it) filled the pool with
     /// copies, and a mix of 8 from 2,660 tracks held 3.
-    func neighbourhood(of seed: Int, size: Int) -> [Neighbour] {
+    public func neighbourhood(of seed: Int, size: Int) -> [Neighbour] {
         let first = space.nearest(to: seed, count: size)
         // Typical distances are looked up only for pairs as long as each other in one key: few, in a library.
         // The seed's is in the list just fetched (`size` is at least 50, and a shorter list is the whole library).
