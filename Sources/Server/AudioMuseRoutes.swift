@@ -46,11 +46,7 @@ struct AudioMuseRoutes: Sendable {
     }
 
     private func openSpace() async throws -> (ServedLibrary.Open, SonicSpace) {
-        let open = try await Blocking.run { try library.current() }
-        let space: SonicSpace?
-        do { space = try await cache.space(for: open) } catch let error as APIError { throw error } catch {
-            throw APIError.unavailable(ServedLibrary.describe(error))
-        }
+        let (open, space) = try await cache.current(library)
         guard let space else { throw APIError(.notFound, "fewer than two tracks have a sound profile: run `spindle analyze`") }
         return (open, space)
     }

@@ -16,6 +16,15 @@ actor SonicCache {
     private var key: Key?
     private var loading: Task<SonicSpace?, any Error>?
 
+    /// The library's current database and its space (nil when fewer than two tracks have a feature vector); a
+    /// failure to read it is the client's 503.
+    func current(_ library: ServedLibrary) async throws -> (ServedLibrary.Open, SonicSpace?) {
+        let open = try await Blocking.run { try library.current() }
+        do { return (open, try await space(for: open)) } catch let error as APIError { throw error } catch {
+            throw APIError.unavailable(ServedLibrary.describe(error))
+        }
+    }
+
     /// The space for the library as it is now; nil when fewer than two tracks have a feature vector.
     func space(for open: ServedLibrary.Open) async throws -> SonicSpace? {
         let now = Key(generation: try await open.database.writer.read { db in try ServeQueries.generation(db) },

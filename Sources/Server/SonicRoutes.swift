@@ -33,12 +33,8 @@ struct SonicRoutes: Sendable {
     /// The track in the space: 400 when the path is refused, 404 with the paths tried when it is not in the
     /// library, 404 when it has no feature vector yet.
     private func locate(_ readings: [String]) async throws -> SonicQuery {
-        let open = try await Blocking.run { try library.current() }
+        let (open, space) = try await cache.current(library)
         let input = try open.pathReading(readings)
-        let space: SonicSpace?
-        do { space = try await cache.space(for: open) } catch let error as APIError { throw error } catch {
-            throw APIError.unavailable(ServedLibrary.describe(error))
-        }
         let query: SonicQuery
         do { query = try await Blocking.run { try SonicQuery.locate(input, in: space, resolver: open.resolver) } } catch {
             throw APIError.unavailable(ServedLibrary.describe(error))
