@@ -39,8 +39,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 }
 
 /// The methods each route takes: HEAD wherever GET is (the GET handler's answer without its body: a monitor's
-/// `curl -I /health` got 404; `SpindleServer.router` adds the HEAD routes), and 405 with `Allow` for any other method on a known path (it was 404, as if the
-/// route did not exist).
+/// `curl -I /health` got 404; `SpindleServer.router` adds the HEAD routes), and 405 with `Allow` for any other
+/// method on a known path (it was 404, as if the route did not exist).
 struct MethodMiddleware<Context: RequestContext>: RouterMiddleware {
     let methods: [String: Set<HTTPRequest.Method>]
 

@@ -195,7 +195,15 @@ public enum TagWriter {
             throw TagError(path: target.display, reason: "cannot write beside it: \(String(cString: strerror(errno)))")
         }
         var handed = false
-        defer { if !handed { close(output) } }
+        defer {
+            // A copy cut short is removed here, where it was made; one another user swapped in is theirs.
+            if !handed {
+                if isEntry(target.temporaryName, in: target.directory, of: output) {
+                    unlinkat(target.directory, target.temporaryName, 0)
+                }
+                close(output)
+            }
+        }
         func failure(_ what: String) -> TagError {
             TagError(path: target.display, reason: "\(what): \(String(cString: strerror(errno))); the original is untouched")
         }
