@@ -70,7 +70,7 @@ struct AudioMuseRoutes: Sendable {
     }
 
     private func row(ofId id: String, open: ServedLibrary.Open, space: SonicSpace) throws -> Int {
-        let path = try library.read(in: open) { open, db in try MediaServerIds.path(db, rootId: open.rootId, navidromeId: id) }
+        let path = try library.read(in: open) { open, db in try NavidromeQueries.path(db, rootId: open.rootId, navidromeId: id) }
         guard let path else {
             throw APIError(.notFound, "no track of this library has Navidrome id \(id) (run `spindle navidrome import`)",
                            [("item_id", .string(id))])
@@ -85,7 +85,7 @@ struct AudioMuseRoutes: Sendable {
     private func tracksWithIds(_ rows: [(row: Int, distance: Double)], open: ServedLibrary.Open,
                                space: SonicSpace) throws -> [JSONValue] {
         let ids = try library.read(in: open) { open, db in
-            try MediaServerIds.navidromeIds(db, rootId: open.rootId, paths: rows.map { space.tracks[$0.row].path })
+            try NavidromeQueries.navidromeIds(db, rootId: open.rootId, paths: rows.map { space.tracks[$0.row].path })
         }
         return rows.compactMap { row, distance in
             let t = space.tracks[row]

@@ -91,7 +91,7 @@ public struct StatusReport: Sendable {
             lines.append("failures:  " + [files > 0 ? "\(files) file(s)" : nil,
                                           passedOver > 0 ? "\(passedOver) passed over by the scan" : nil]
                 .compactMap { $0 }.joined(separator: ", "))
-            for f in failures.prefix(20) { lines.append(TerminalText.safe("  [\(f.stage)] \(f.path): \(f.error)")) }
+            for f in failures.prefix(20) { lines.append("  [\(f.stage)] \(f.path): \(f.error)") }
             if failures.count > 20 { lines.append("  … and \(failures.count - 20) more (status --json lists all)") }
         }
         if !s.runs.isEmpty {

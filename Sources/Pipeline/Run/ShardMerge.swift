@@ -124,9 +124,7 @@ public enum ShardMerge {
             } else {
                 // A new target: the library is wherever this machine has it, else where the shard saw it.
                 let path = settings.libraryPath ?? shardRoot.path
-                var inner = String(path.dropFirst())
-                while inner.hasSuffix("/") { inner.removeLast() }
-                guard path.hasPrefix("/"), inner.isEmpty || PlainPath.problem(inner) == nil else {
+                guard PlainPath.isPlainAbsolute(path) else {
                     throw ConfigurationError("\(shard) names its library \(String(reflecting: path)), not a plain absolute path; "
                         + "give the library with --library")
                 }

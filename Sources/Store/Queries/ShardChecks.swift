@@ -172,4 +172,12 @@ public enum PlainPath {
         }
         return nil
     }
+
+    /// Whether `path` is a plain absolute folder: `/`, then components as `problem` takes them (a trailing `/`
+    /// allowed), as a library root is.
+    public static func isPlainAbsolute(_ path: String) -> Bool {
+        var inner = path.dropFirst()
+        while inner.hasSuffix("/") { inner.removeLast() }
+        return path.hasPrefix("/") && (inner.isEmpty || problem(String(inner)) == nil)
+    }
 }
