@@ -180,11 +180,13 @@ namespace {
 /* A stream over a descriptor the caller already holds, named as the file it stands for so that TagLib picks the
    format by that name's extension, as it does for a path. TagLib never opens anything by name through it: a
    copy being edited cannot be swapped for a symlink between Spindle's checks and TagLib's writes. The stream
-   owns a duplicate of the descriptor (closed with it); the caller's stays open. */
+   owns a duplicate of the descriptor (closed with it, or at once when it cannot be opened); the caller's stays open. */
 class DescriptorStream : public TagLib::FileStream {
 public:
     DescriptorStream(int duplicate, const char *name, bool readOnly)
-        : TagLib::FileStream(duplicate, readOnly), name_(name ? name : "") {}
+        : TagLib::FileStream(duplicate, readOnly), name_(name ? name : "") {
+        if (!isOpen()) close(duplicate);   // an open stream closes it itself
+    }
     TagLib::FileName name() const override { return name_.c_str(); }
 private:
     std::string name_;
@@ -197,7 +199,101 @@ int rewoundDuplicate(int fd) {
     return copy;
 }
 
-int readStream(TagLib::FileStream &stream, spn_tag_info *out);
+int readStream(TagLib::FileStream &stream, spn_tag_info *out) {
+    if (!stream.isOpen()) {
+        setError(out, "TagLib cannot open the file");
+        return 2;
+    }
+    TagLib::FileRef ref(&stream, true, TagLib::AudioProperties::Average);
+    if (ref.isNull() || !ref.file()) {
+        setError(out, "TagLib has no reader for this format");
+        return 2;
+    }
+    if (!ref.file()->isValid()) {
+        setError(out, "TagLib cannot read this file (unsupported format or corrupt header)");
+        return 0;
+    }
+    TagLib::File *file = ref.file();
+    describeFile(file, out);
+    if (auto *p = file->audioProperties()) {
+        out->length_ms = p->lengthInMilliseconds();
+        out->bitrate_kbps = p->bitrate();
+        out->sample_rate = p->sampleRate();
+        out->channels = p->channels();
+    }
+    // TagLib accepts some non-audio files (it resyncs through junk looking for MPEG frames);
+    // without a sample rate it found no audio stream.
+    if (out->sample_rate <= 0) {
+        setError(out, "TagLib found no audio stream in this file");
+        return 2;
+    }
+    std::string records;
+    TagLib::PropertyMap props = file->properties();
+    // ID3v2's genre refinements "(RX)" and "(CR)" (v2.3; "RX" and "CR" in v2.4) mean Remix and Cover;
+    // TagLib 1.13 hands them over as the bare codes.
+    if (dynamic_cast<TagLib::MPEG::File *>(file) || dynamic_cast<TagLib::RIFF::WAV::File *>(file)
+        || dynamic_cast<TagLib::RIFF::AIFF::File *>(file)) {
+        auto genre = props.find("GENRE");
+        if (genre != props.end()) {
+            for (auto v = genre->second.begin(); v != genre->second.end(); ++v) {
+                if (*v == "RX") *v = "Remix";
+                else if (*v == "CR") *v = "Cover";
+            }
+        }
+    }
+    for (auto it = props.begin(); it != props.end(); ++it) {
+        for (auto v = it->second.begin(); v != it->second.end(); ++v) append(records, it->first, *v);
+    }
+    // TagLib 1.13 maps only a few MP4 freeform items to properties; add the rest (ReplayGain, ...): the
+    // ones it lists as unsupported. One it maps ("MusicBrainz Track Id" as MUSICBRAINZ_TRACKID) was also
+    // read a second time under its upper-cased item name.
+    if (auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
+        if (mp4->tag()) {
+            appendUnmapped(records, props, mp4->tag()->itemMap(), mp4PropertyName,
+                           [](const TagLib::MP4::Item &item) { return item.toStringList(); });
+        }
+    }
+    if (auto *asf = dynamic_cast<TagLib::ASF::File *>(file)) {
+        if (asf->tag()) {
+            appendUnmapped(records, props, asf->tag()->attributeListMap(), asfPropertyName,
+                           [](const TagLib::ASF::AttributeList &attributes) {
+                               TagLib::StringList texts;
+                               for (auto a = attributes.begin(); a != attributes.end(); ++a) {
+                                   if (a->type() == TagLib::ASF::Attribute::UnicodeType && !a->toString().isEmpty()) {
+                                       texts.append(a->toString());
+                                   }
+                               }
+                               return texts;
+                           });
+        }
+    }
+    // TagLib 1.13 reads only ID3 tags in TTA files, but FFmpeg and foobar2000 put an APEv2 tag at the end
+    // (before an ID3v1 tag, if any): its fields count where the ID3 tags have none.
+    if (auto *tta = dynamic_cast<TagLib::TrueAudio::File *>(file)) {
+        // Only the last 160 bytes are searched (an APE footer, then maybe an ID3v1 tag): not the whole file.
+        const long tail = std::max(0L, tta->length() - 160);
+        tta->seek(tail);
+        const int at = tta->readBlock(160).rfind("APETAGEX");
+        if (at >= 0) {
+            const TagLib::APE::Tag ape(tta, tail + at);
+            const TagLib::PropertyMap fields = ape.properties();
+            for (auto it = fields.begin(); it != fields.end(); ++it) {
+                if (props.contains(it->first)) continue;
+                for (auto v = it->second.begin(); v != it->second.end(); ++v) append(records, it->first, *v);
+            }
+        }
+    }
+    if (!records.empty()) {
+        out->properties = static_cast<char *>(std::malloc(records.size()));
+        if (!out->properties) {
+            setError(out, "out of memory reading tags");
+            return 0;
+        }
+        std::memcpy(out->properties, records.data(), records.size());
+        out->properties_size = records.size();
+    }
+    return 1;
+}
 
 /* Runs a read with `out` cleared, turning any exception into a failure with its message: never throws. */
 template <typename Read>
@@ -232,112 +328,9 @@ extern "C" int spn_tags_read_fd(int fd, const char *name, spn_tag_info *out) {
             return 2;
         }
         DescriptorStream stream(duplicate, name, true);
-        if (!stream.isOpen()) close(duplicate);
         return readStream(stream, out);
     });
 }
-
-namespace {
-
-int readStream(TagLib::FileStream &stream, spn_tag_info *out) {
-    {
-        if (!stream.isOpen()) {
-            setError(out, "TagLib cannot open the file");
-            return 2;
-        }
-        TagLib::FileRef ref(&stream, true, TagLib::AudioProperties::Average);
-        if (ref.isNull() || !ref.file()) {
-            setError(out, "TagLib has no reader for this format");
-            return 2;
-        }
-        if (!ref.file()->isValid()) {
-            setError(out, "TagLib cannot read this file (unsupported format or corrupt header)");
-            return 0;
-        }
-        TagLib::File *file = ref.file();
-        describeFile(file, out);
-        if (auto *p = file->audioProperties()) {
-            out->length_ms = p->lengthInMilliseconds();
-            out->bitrate_kbps = p->bitrate();
-            out->sample_rate = p->sampleRate();
-            out->channels = p->channels();
-        }
-        // TagLib accepts some non-audio files (it resyncs through junk looking for MPEG frames);
-        // without a sample rate it found no audio stream.
-        if (out->sample_rate <= 0) {
-            setError(out, "TagLib found no audio stream in this file");
-            return 2;
-        }
-        std::string records;
-        TagLib::PropertyMap props = file->properties();
-        // ID3v2's genre refinements "(RX)" and "(CR)" (v2.3; "RX" and "CR" in v2.4) mean Remix and Cover;
-        // TagLib 1.13 hands them over as the bare codes.
-        if (dynamic_cast<TagLib::MPEG::File *>(file) || dynamic_cast<TagLib::RIFF::WAV::File *>(file)
-            || dynamic_cast<TagLib::RIFF::AIFF::File *>(file)) {
-            auto genre = props.find("GENRE");
-            if (genre != props.end()) {
-                for (auto v = genre->second.begin(); v != genre->second.end(); ++v) {
-                    if (*v == "RX") *v = "Remix";
-                    else if (*v == "CR") *v = "Cover";
-                }
-            }
-        }
-        for (auto it = props.begin(); it != props.end(); ++it) {
-            for (auto v = it->second.begin(); v != it->second.end(); ++v) append(records, it->first, *v);
-        }
-        // TagLib 1.13 maps only a few MP4 freeform items to properties; add the rest (ReplayGain, ...): the
-        // ones it lists as unsupported. One it maps ("MusicBrainz Track Id" as MUSICBRAINZ_TRACKID) was also
-        // read a second time under its upper-cased item name.
-        if (auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
-            if (mp4->tag()) {
-                appendUnmapped(records, props, mp4->tag()->itemMap(), mp4PropertyName,
-                               [](const TagLib::MP4::Item &item) { return item.toStringList(); });
-            }
-        }
-        if (auto *asf = dynamic_cast<TagLib::ASF::File *>(file)) {
-            if (asf->tag()) {
-                appendUnmapped(records, props, asf->tag()->attributeListMap(), asfPropertyName,
-                               [](const TagLib::ASF::AttributeList &attributes) {
-                                   TagLib::StringList texts;
-                                   for (auto a = attributes.begin(); a != attributes.end(); ++a) {
-                                       if (a->type() == TagLib::ASF::Attribute::UnicodeType && !a->toString().isEmpty()) {
-                                           texts.append(a->toString());
-                                       }
-                                   }
-                                   return texts;
-                               });
-            }
-        }
-        // TagLib 1.13 reads only ID3 tags in TTA files, but FFmpeg and foobar2000 put an APEv2 tag at the end
-        // (before an ID3v1 tag, if any): its fields count where the ID3 tags have none.
-        if (auto *tta = dynamic_cast<TagLib::TrueAudio::File *>(file)) {
-            // Only the last 160 bytes are searched (an APE footer, then maybe an ID3v1 tag): not the whole file.
-            const long tail = std::max(0L, tta->length() - 160);
-            tta->seek(tail);
-            const int at = tta->readBlock(160).rfind("APETAGEX");
-            if (at >= 0) {
-                const TagLib::APE::Tag ape(tta, tail + at);
-                const TagLib::PropertyMap fields = ape.properties();
-                for (auto it = fields.begin(); it != fields.end(); ++it) {
-                    if (props.contains(it->first)) continue;
-                    for (auto v = it->second.begin(); v != it->second.end(); ++v) append(records, it->first, *v);
-                }
-            }
-        }
-        if (!records.empty()) {
-            out->properties = static_cast<char *>(std::malloc(records.size()));
-            if (!out->properties) {
-                setError(out, "out of memory reading tags");
-                return 0;
-            }
-            std::memcpy(out->properties, records.data(), records.size());
-            out->properties_size = records.size();
-        }
-        return 1;
-    }
-}
-
-}  // namespace
 
 extern "C" void spn_tags_free(spn_tag_info *info) {
     if (info && info->properties) {
@@ -425,7 +418,6 @@ extern "C" int spn_tags_write_fd(int fd, const char *name, const char *set, unsi
         }
         DescriptorStream stream(duplicate, name, false);
         if (!stream.isOpen() || stream.readOnly()) {
-            if (!stream.isOpen()) close(duplicate);
             writeError(error, error_size, "TagLib cannot open this file for writing");
             return 0;
         }
