@@ -65,6 +65,11 @@ public struct MixReport: Sendable {
     /// that looks made.
     func m3u() -> String {
         guard let space = query.space, isAnswered else { return "" }
-        return M3U.render(steps.map { space.tracks[$0.row] }, path: { query.root + "/" + $0.path })
+        return Self.m3u(steps, in: space, root: query.root)
+    }
+
+    /// The steps of a mix or a path as extended M3U, each path absolute from `root`.
+    static func m3u(_ steps: [MixPlanner.Step], in space: SonicSpace, root: String) -> String {
+        M3U.render(steps.map { space.tracks[$0.row] }, path: { root + "/" + $0.path })
     }
 }

@@ -41,7 +41,7 @@ public struct PathReport: Sendable {
         case .json: return json().serialized(pretty: true)
         case .m3u:
             guard let space = start.space, isAnswered else { return "" }
-            return M3U.render(steps.map { space.tracks[$0.row] }, path: { start.root + "/" + $0.path })
+            return MixReport.m3u(steps, in: space, root: start.root)
         }
     }
 

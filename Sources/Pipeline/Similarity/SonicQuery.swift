@@ -19,12 +19,7 @@ public struct SonicQuery: Sendable {
 
     /// Loads the library's space and finds `input` in it.
     public static func locate(_ input: String, settings: Settings) throws -> SonicQuery {
-        let (database, root) = try LibraryJobs.openForReading(settings)
-        let rootId = try database.writer.read { db in try FileQueries.rootId(db, path: root.path) }
-        guard let rootId else {
-            throw ConfigurationError("the database knows no library at \(root.path): run `spindle scan` first")
-        }
-        let resolver = try PathResolver(database: database, root: root)
+        let (database, rootId, resolver) = try library(settings)
         let resolution = try resolver.resolve(input)
         // An input that names no file is told so before every vector is loaded (5 s for 100,000 tracks).
         let space = resolution.resolved == nil ? nil : try SonicLibrary.load(database, rootId: rootId).space()
@@ -33,17 +28,22 @@ public struct SonicQuery: Sendable {
 
     /// Two tracks found in one load of the space (`spindle path`).
     public static func locate(_ first: String, _ second: String, settings: Settings) throws -> (SonicQuery, SonicQuery) {
-        let (database, root) = try LibraryJobs.openForReading(settings)
-        let rootId = try database.writer.read { db in try FileQueries.rootId(db, path: root.path) }
-        guard let rootId else {
-            throw ConfigurationError("the database knows no library at \(root.path): run `spindle scan` first")
-        }
-        let resolver = try PathResolver(database: database, root: root)
+        let (database, rootId, resolver) = try library(settings)
         let (a, b) = (try resolver.resolve(first), try resolver.resolve(second))
         // Loaded when either end resolves, so that each end's own problem is told.
         let space = a.resolved == nil && b.resolved == nil ? nil : try SonicLibrary.load(database, rootId: rootId).space()
         return (try locate(first, resolution: a, in: space, resolver: resolver),
                 try locate(second, resolution: b, in: space, resolver: resolver))
+    }
+
+    /// The settings' library, opened for reading, with its resolver.
+    private static func library(_ settings: Settings) throws -> (SpindleDatabase, Int64, PathResolver) {
+        let (database, root) = try LibraryJobs.openForReading(settings)
+        let rootId = try database.writer.read { db in try FileQueries.rootId(db, path: root.path) }
+        guard let rootId else {
+            throw ConfigurationError("the database knows no library at \(root.path): run `spindle scan` first")
+        }
+        return (database, rootId, try PathResolver(database: database, root: root))
     }
 
     public static func locate(_ input: String, in space: SonicSpace?, resolver: PathResolver) throws -> SonicQuery {
