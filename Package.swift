@@ -61,8 +61,11 @@ let package = Package(
         .target(name: "Reports", dependencies: ["Genres"]),
         // Navidrome import and the Subsonic client (rescan).
         .target(name: "Navidrome", dependencies: ["Store", "Library"]),
+        // Jellyfin import: its items read through its HTTP API (the HTTP call and secret files are Navidrome's).
+        .target(name: "Jellyfin", dependencies: ["Store", "Library", "Navidrome"]),
         .target(name: "Pipeline", dependencies: [
             "Store", "Library", "AudioDecoding", "Analysis", "Tagging", "Genres", "Similarity", "TextFormats", "Reports", "Navidrome",
+            "Jellyfin",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
@@ -78,7 +81,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .executableTarget(name: "spindle", dependencies: [
-            "Pipeline", "Navidrome", "Reports", "Server",
+            "Pipeline", "Navidrome", "Jellyfin", "Reports", "Server",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -90,7 +93,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Store", "TestSupport"]),
         .testTarget(name: "TaggingTests", dependencies: ["Tagging", "TestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Navidrome", "Analysis", "Store", "Library", "Tagging", "AudioDecoding", "CXattr",
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Navidrome", "Jellyfin", "Analysis", "Store", "Library", "Tagging", "AudioDecoding", "CXattr",
                                                          "Genres", "Similarity", "TextFormats", "TestSupport"]),
         .testTarget(name: "GenresTests", dependencies: ["Genres", "Similarity", "Analysis"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Genres"]),

@@ -27,7 +27,11 @@ CREATE TABLE "genre_memberships" ("genre_id" INTEGER NOT NULL REFERENCES "compos
 
 CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
 
+CREATE TABLE "jellyfin_tracks" ("jellyfin_id" TEXT PRIMARY KEY NOT NULL, "file_id" INTEGER REFERENCES "files"("id") ON DELETE SET NULL, "jellyfin_path" TEXT NOT NULL, "strategy" INTEGER, "tried" TEXT, "imported_at" DATETIME NOT NULL);
+
 CREATE TABLE "library_roots" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "path" TEXT NOT NULL UNIQUE, "added_at" DATETIME NOT NULL, "last_scan_at" DATETIME, "top_level" TEXT, "shard" TEXT, mount_points TEXT);
+
+CREATE TABLE "media_server_artists" ("server" TEXT NOT NULL CHECK ("server" IN ('navidrome', 'jellyfin')), "track_id" TEXT NOT NULL, "artist_id" TEXT NOT NULL, "artist_name" TEXT NOT NULL, PRIMARY KEY ("server", "track_id", "artist_id"));
 
 CREATE TABLE "navidrome_tracks" ("navidrome_id" TEXT PRIMARY KEY NOT NULL, "file_id" INTEGER REFERENCES "files"("id") ON DELETE SET NULL, "navidrome_path" TEXT NOT NULL, "strategy" INTEGER, "tried" TEXT, "imported_at" DATETIME NOT NULL);
 
@@ -54,6 +58,10 @@ CREATE INDEX "files_on_name" ON "files"("name");
 CREATE INDEX "files_on_root_id" ON "files"("root_id");
 
 CREATE INDEX "genre_memberships_on_file" ON "genre_memberships"("file_id");
+
+CREATE INDEX "jellyfin_tracks_on_file" ON "jellyfin_tracks"("file_id");
+
+CREATE INDEX "media_server_artists_by_artist" ON "media_server_artists"("server", "artist_id");
 
 CREATE INDEX "navidrome_tracks_on_file" ON "navidrome_tracks"("file_id");
 

@@ -19,6 +19,13 @@ public enum NavidromeImport {
         public var unresolved: [(id: String, path: String)] = []
         /// Navidrome's other libraries, left out: name (folder) and track count, by name.
         public var otherLibraries: [(library: String, tracks: Int)] = []
+        /// One line for a run's summary.
+        public var summary: String {
+            let share = total > 0 ? 100 * Double(mapped) / Double(total) : 100
+            return String(format: "navidrome: %d of %d tracks mapped (%.1f%%), %d artists", mapped, total, share, artists)
+        }
+        /// Artists credited on the tracks read (by Navidrome's artist ids).
+        public var artists = 0
         /// Rows passed over for an id or path longer than any real one (`longestId`, `longestPath`).
         public var oversized = 0
     }
@@ -47,10 +54,11 @@ public enum NavidromeImport {
         } catch let error as NavidromeQueries.CannotRead {
             throw NavidromeError(error.description)
         }
-        let resolver = try PathResolver(database: database, root: root)
+        let matcher = try ServerTrackMatcher(database: database, root: root)
         var report = Report()
         var rows: [NavidromeTrackRecord] = []
-        let ours = try librariesOfThisRoot(tracks, resolver: resolver)
+        var credits: [MediaServerArtistRecord] = []
+        let ours = try librariesOfThisRoot(tracks, resolver: matcher.resolver)
         var others: [String: Int] = [:]
         var otherIds = Set<String>()
         for track in tracks {
@@ -66,32 +74,25 @@ public enum NavidromeImport {
                 continue
             }
             report.total += 1
-            let path = relativePath(track)
-            var resolution = try resolver.resolve(path)
-            var tried = resolution.tried
-            if resolution.resolved == nil, let title = track.title {
-                let artist = track.albumArtist ?? track.artist ?? ""
-                let fake = [artist, track.album ?? "", title + (track.suffix.map { ".\($0)" } ?? "")]
-                    .map { $0.replacingOccurrences(of: "/", with: "_") }.joined(separator: "/")
-                let second = try resolver.resolve(fake)
-                tried += second.tried
-                if second.resolved != nil { resolution = second }
-            }
-            var fileId: Int64?
-            if let resolved = resolution.resolved {
-                fileId = try database.writer.read { db in try FileQueries.fileId(db, rootPath: root.path, path: resolved) }
-            }
-            if fileId != nil {
+            let match = try matcher.match(path: relativePath(track), title: track.title, album: track.album,
+                                          artist: track.albumArtist ?? track.artist, suffix: track.suffix)
+            if match.fileId != nil {
                 report.mapped += 1
-                report.byStrategy[resolution.strategy ?? 0, default: 0] += 1
+                report.byStrategy[match.strategy ?? 0, default: 0] += 1
             } else {
                 report.unresolved.append((track.id, track.path))
             }
-            rows.append(NavidromeTrackRecord(navidromeId: track.id, fileId: fileId, navidromePath: track.path,
-                                             strategy: fileId == nil ? nil : resolution.strategy,
-                                             tried: jsonArray(tried)))
+            rows.append(NavidromeTrackRecord(navidromeId: track.id, fileId: match.fileId, navidromePath: track.path,
+                                             strategy: match.strategy, tried: match.triedJSON))
+            credits += track.artists.filter { $0.id.utf8.count <= longestId && $0.name.utf8.count <= longestPath }.map {
+                MediaServerArtistRecord(server: .navidrome, trackId: track.id, artistId: $0.id, artistName: $0.name)
+            }
         }
-        try database.writer.write { db in try NavidromeQueries.replaceMappings(db, rows, others: otherIds) }
+        report.artists = Set(credits.map(\.artistId)).count
+        try database.writer.write { db in
+            try NavidromeQueries.replaceMappings(db, rows, others: otherIds)
+            try MediaServerQueries.replaceArtists(db, server: .navidrome, credits)
+        }
         report.otherLibraries = others.sorted { $0.key < $1.key }.map { (library: $0.key, tracks: $0.value) }
         return report
     }
@@ -132,9 +133,4 @@ public enum NavidromeImport {
     }
 
     static let sampleSize = 500
-
-    /// The paths tried, as the JSON array `navidrome_tracks.tried` holds.
-    static func jsonArray(_ strings: [String]) -> String {
-        (try? JSONEncoder().encode(strings)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-    }
 }

@@ -83,16 +83,10 @@ public struct SubsonicClient: Sendable {
     }
 
     private func call(_ endpoint: String) throws {
-        let box = ResponseBox()
-        let semaphore = DispatchSemaphore(value: 0)
         var request = URLRequest(url: url(endpoint))
         request.timeoutInterval = 30
-        URLSession.shared.dataTask(with: request) { data, response, error in
-            box.set(data, response as? HTTPURLResponse, error)
-            semaphore.signal()
-        }.resume()
-        semaphore.wait()
-        let (data, response, error) = box.get()
+        let answer = BlockingHTTP.send(request)
+        let (data, response, error) = (answer.data, answer.response, answer.error)
         if let error {
             throw Failure(description: "cannot reach \(baseURL.absoluteString): \(error.localizedDescription)", transient: true)
         }
@@ -119,11 +113,4 @@ public struct SubsonicClient: Sendable {
             throw Failure(description: "the server answered error \(code): \(message)", transient: false)
         }
     }
-}
-
-private final class ResponseBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: (Data?, HTTPURLResponse?, Error?) = (nil, nil, nil)
-    func set(_ d: Data?, _ r: HTTPURLResponse?, _ e: Error?) { lock.lock(); value = (d, r, e); lock.unlock() }
-    func get() -> (Data?, HTTPURLResponse?, Error?) { lock.lock(); defer { lock.unlock() }; return value }
 }

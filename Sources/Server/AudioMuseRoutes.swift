@@ -3,14 +3,15 @@ import Pipeline
 import Similarity
 import Store
 
-/// The part of AudioMuse-AI's API that its Navidrome plugin (AudioMuse-AI-NV-plugin) calls, so that the Instant
-/// Mix and "similar songs" of Navidrome's clients, and its sonic paths, come from Spindle: `/api/similar_tracks`
-/// and `/api/find_path`. Tracks are named by Navidrome's ids (`navidrome import` maps them to files); an answer
-/// holds only tracks Navidrome has an id for. A track of `{"item_id", "title", "author", "album", "distance"}`.
+/// The part of AudioMuse-AI's API that its Navidrome and Jellyfin plugins call for tracks, so that the Instant
+/// Mix and "similar songs" of those servers' clients, and their sonic paths, come from Spindle. Tracks are named
+/// by the media server's own ids (`navidrome import`, `jellyfin import` map them to files); an answer holds only
+/// tracks that server has an id for. A track is `{"item_id", "title", "author", "album", "distance"}`.
 struct AudioMuseRoutes: Sendable {
     let library: ServedLibrary
     let cache: SonicCache
     let options: ServeOptions
+    var ids: MediaServerIds { MediaServerIds(library: library) }
 
     /// `?item_id=ID&n=N&eliminate_duplicates=true|false`, or `title=&artist=` in place of the id: a JSON array,
     /// nearest first. With `eliminate_duplicates`, other encodings of a recording already listed are left out,
@@ -21,11 +22,11 @@ struct AudioMuseRoutes: Sendable {
         let distinct = query["eliminate_duplicates"]?.lowercased() == "true"
         let (open, space) = try await openSpace()
         let tracks = try await Blocking.run {
-            let row = try self.row(query, open: open, space: space)
-            // Enough candidates that `count` of them have an id, in a library Navidrome only partly knows.
+            let (server, row) = try self.seed(query, open: open, space: space)
+            // Enough candidates that `count` of them have an id, in a library the server only partly knows.
             let wide = min(space.count - 1, 4 * count)
             let near = distinct ? MixPlanner(space: space).neighbourhood(of: row, size: wide) : space.nearest(to: row, count: wide)
-            return try tracksWithIds(near.map { ($0.row, $0.distance) }, open: open, space: space).prefix(count)
+            return try ids.tracks(near.map { ($0.row, $0.distance) }, server: server, open: open, space: space).prefix(count)
         }
         return JSONBody.response(.array(Array(tracks)))
     }
@@ -34,26 +35,69 @@ struct AudioMuseRoutes: Sendable {
     /// [...]}`, A first and B last, each track's distance from the one before (`spindle path`).
     func findPath(_ request: Request, context: some RequestContext) async throws -> Response {
         let query = try QueryString(request.uri.query)
-        let count = try query.integer("count", default: 25, in: 2...options.maxTracks)
+        let count = try query.integer("count", default: try query.integer("max_steps", default: 25, in: 2...options.maxTracks),
+                                      in: 2...options.maxTracks)
         let (startId, endId) = (try query.required("start_song_id"), try query.required("end_song_id"))
         let (open, space) = try await openSpace()
         let tracks = try await Blocking.run {
-            let start = try row(ofId: startId, open: open, space: space), end = try row(ofId: endId, open: open, space: space)
-            let steps = SongPath(space: space).plan(from: start, to: end, count: count)
-            return try tracksWithIds(steps.map { ($0.row, $0.distance) }, open: open, space: space)
+            let start = try ids.row(startId, open: open, space: space), end = try ids.row(endId, open: open, space: space)
+            guard start.server == end.server else {
+                throw APIError(.badRequest, "start_song_id is a \(start.server.name) id and end_song_id a \(end.server.name) one")
+            }
+            let steps = SongPath(space: space).plan(from: start.row, to: end.row, count: count)
+            return try ids.tracks(steps.map { ($0.row, $0.distance) }, server: start.server, open: open, space: space)
         }
         return JSONBody.response(.object([("path", .array(tracks))]))
     }
 
-    private func openSpace() async throws -> (ServedLibrary.Open, SonicSpace) {
+    /// `?item_id=ID`: `{"max_distance", "farthest_item_id"}`, how far the analysed track farthest from this
+    /// one lies, the scale the plugins' distances are read against.
+    func maxDistance(_ request: Request, context: some RequestContext) async throws -> Response {
+        let query = try QueryString(request.uri.query)
+        let (open, space) = try await openSpace()
+        let answer = try await Blocking.run { () -> JSONValue in
+            let (server, row) = try self.seed(query, open: open, space: space)
+            let farthest = (0..<space.count).filter { $0 != row }.max { space.distance(row, $0) < space.distance(row, $1) }!
+            let id = try ids.ids([farthest], server: server, open: open, space: space)[space.tracks[farthest].path]
+            return .object([("max_distance", .from(space.distance(row, farthest), digits: 4)),
+                            ("farthest_item_id", id.map(JSONValue.string) ?? .null)])
+        }
+        return JSONBody.response(answer)
+    }
+
+    /// `?title=&artist=`: the analysed tracks whose title and artist hold the words given (any case), up to 50,
+    /// as `{"item_id", "title", "author", "album"}` in the ids of the server with more tracks mapped.
+    func searchTracks(_ request: Request, context: some RequestContext) async throws -> Response {
+        let query = try QueryString(request.uri.query)
+        let title = query["title"]?.lowercased() ?? "", artist = query["artist"]?.lowercased() ?? ""
+        guard !title.isEmpty || !artist.isEmpty else { throw APIError(.badRequest, "title or artist is required") }
+        let (open, space) = try await openSpace()
+        let tracks = try await Blocking.run {
+            let rows = space.tracks.indices.filter { i in
+                (title.isEmpty || (space.tracks[i].title?.lowercased().contains(title) ?? false))
+                    && (artist.isEmpty || (space.tracks[i].artist?.lowercased().contains(artist) ?? false))
+            }
+            let server = try ids.busiestServer(open: open)
+            return try ids.tracks(rows.prefix(50).map { ($0, 0) }, server: server, open: open, space: space).map(Self.withoutDistance)
+        }
+        return JSONBody.response(.array(tracks))
+    }
+
+    static func withoutDistance(_ track: JSONValue) -> JSONValue {
+        guard case .object(let fields) = track else { return track }
+        return .object(fields.filter { $0.0 != "distance" })
+    }
+
+    func openSpace() async throws -> (ServedLibrary.Open, SonicSpace) {
         let (open, space) = try await cache.current(library)
         guard let space else { throw APIError(.notFound, "fewer than two tracks have a sound profile: run `spindle analyze`") }
         return (open, space)
     }
 
-    /// The track the query names: by `item_id`, or by `title` (and `artist`, when given) among the analysed tracks.
-    private func row(_ query: QueryString, open: ServedLibrary.Open, space: SonicSpace) throws -> Int {
-        if let id = query["item_id"] { return try row(ofId: id, open: open, space: space) }
+    /// The track the query names: by `item_id`, or by `title` (and `artist`, when given) among the analysed
+    /// tracks, answered in the ids of the server with more tracks mapped.
+    private func seed(_ query: QueryString, open: ServedLibrary.Open, space: SonicSpace) throws -> (server: MediaServer, row: Int) {
+        if let id = query["item_id"] { return try ids.row(id, open: open, space: space) }
         guard let title = query["title"]?.lowercased(), !title.isEmpty else {
             throw APIError(.badRequest, "item_id, or title (with artist), is required")
         }
@@ -66,33 +110,6 @@ struct AudioMuseRoutes: Sendable {
         }) else {
             throw APIError(.notFound, "no analysed track titled \(title)\(query["artist"].map { " by \($0)" } ?? "")")
         }
-        return row
-    }
-
-    private func row(ofId id: String, open: ServedLibrary.Open, space: SonicSpace) throws -> Int {
-        let path = try library.read(in: open) { open, db in try NavidromeQueries.path(db, rootId: open.rootId, navidromeId: id) }
-        guard let path else {
-            throw APIError(.notFound, "no track of this library has Navidrome id \(id) (run `spindle navidrome import`)",
-                           [("item_id", .string(id))])
-        }
-        guard let row = space.index(of: path) else {
-            throw APIError(.notFound, "\(path) has no sound profile yet: run `spindle analyze`", [("item_id", .string(id))])
-        }
-        return row
-    }
-
-    /// The rows as the plugin reads tracks, those Navidrome has no id for left out.
-    private func tracksWithIds(_ rows: [(row: Int, distance: Double)], open: ServedLibrary.Open,
-                               space: SonicSpace) throws -> [JSONValue] {
-        let ids = try library.read(in: open) { open, db in
-            try NavidromeQueries.navidromeIds(db, rootId: open.rootId, paths: rows.map { space.tracks[$0.row].path })
-        }
-        return rows.compactMap { row, distance in
-            let t = space.tracks[row]
-            return ids[t.path].map { id in
-                .object([("item_id", .string(id)), ("title", .string(t.title ?? "")), ("author", .string(t.artist ?? "")),
-                         ("album", .string(t.album ?? "")), ("distance", .from(distance, digits: 4))])
-            }
-        }
+        return (try ids.busiestServer(open: open), row)
     }
 }

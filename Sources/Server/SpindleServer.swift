@@ -30,6 +30,8 @@ public struct SpindleServer: Sendable {
         let cache = SonicCache()
         let sonic = SonicRoutes(library: library, cache: cache, options: options)
         let audioMuse = AudioMuseRoutes(library: library, cache: cache, options: options)
+        let artists = AudioMuseArtistRoutes(tracks: audioMuse)
+        let tasks = AudioMuseStatusRoutes(library: library)
         let routes: [(HTTPRequest.Method, String, Handler)] = [
             (.get, "/health", status.health), (.get, "/metrics", status.metrics),
             (.get, "/smart-dj/profile", profiles.profile),
@@ -37,6 +39,11 @@ public struct SpindleServer: Sendable {
             (.get, "/visualizer/frames", frames.frames),
             (.get, "/similar", sonic.similar), (.get, "/mix", sonic.mix),
             (.get, "/api/similar_tracks", audioMuse.similarTracks), (.get, "/api/find_path", audioMuse.findPath),
+            (.get, "/api/similar_artists", artists.similarArtists), (.get, "/api/max_distance", audioMuse.maxDistance),
+            (.get, "/api/search_tracks", audioMuse.searchTracks),
+            (.get, "/api/active_tasks", tasks.activeTasks), (.get, "/api/last_task", tasks.lastTask), (.get, "/api/config", tasks.config),
+            // The Jellyfin plugin's health check asks for the backend's root.
+            (.get, "/", status.health),
         ]
         let router = Router()
         // Middleware wraps only the routes added after it, so it comes first.

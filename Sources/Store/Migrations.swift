@@ -43,6 +43,7 @@ enum Migrations {
         ("v34-mount-points-inside-roots", v34MountPointsInsideRoots),
         ("v35-retry-files-that-could-not-be-reached", v35RetryFilesThatCouldNotBeReached),
         ("v36-results-kept-through-a-read-error", v36ResultsKeptThroughAReadError),
+        ("v37-media-server-artists-and-jellyfin-tracks", v37MediaServerArtistsAndJellyfinTracks),
     ]
 
     static func migrator() -> DatabaseMigrator {

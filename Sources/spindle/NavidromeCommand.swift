@@ -26,11 +26,7 @@ struct NavidromeCommand: ParsableCommand {
                 defer { withExtendedLifetime(lock) {} }
                 let (database, root) = try LibraryJobs.open(settings)
                 let report = try NavidromeImport.run(navidromeDB: navidromeDB, database: database, root: root)
-                let share = report.total > 0 ? 100 * Double(report.mapped) / Double(report.total) : 100
-                print(String(format: "navidrome: %d of %d tracks mapped (%.1f%%)", report.mapped, report.total, share))
-                for (strategy, count) in report.byStrategy.sorted(by: { $0.key < $1.key }) {
-                    print("  strategy \(strategy): \(count)")
-                }
+                print(report.summary)
                 if report.oversized > 0 {
                     print("passed over: \(report.oversized) row(s) of media_file whose id or path is longer than any real one")
                 }
@@ -38,13 +34,7 @@ struct NavidromeCommand: ParsableCommand {
                     let tracks = other.tracks == 1 ? "1 track" : "\(other.tracks) tracks"
                     print("left out: \(tracks) of Navidrome library \(other.library), whose files are not in this library")
                 }
-                if !report.unresolved.isEmpty {
-                    print("unresolved:")
-                    for u in report.unresolved.prefix(global.verbosity == .verbose ? .max : 50) { print("  \(u.id)  \(u.path)") }
-                    if report.unresolved.count > 50 && global.verbosity != .verbose {
-                        print("  … and \(report.unresolved.count - 50) more (--verbose lists all)")
-                    }
-                }
+                ImportListing.print(byStrategy: report.byStrategy, unresolved: report.unresolved, verbosity: global.verbosity)
                 return report.unresolved.isEmpty ? 0 : 3
             }
         }

@@ -30,6 +30,8 @@ struct RunCommand: ParsableCommand {
             request.reportOutput = file.reportOutput
             request.tagfix = file.tagfix
             request.rescan = file.rescan
+            request.navidromeDB = file.navidromeDB
+            request.jellyfin = file.jellyfin
             try request.shard(shard)
             let outcome = try LibraryJobs.run(settings: settings, request: request, verbosity: global.verbosity)
             return report(outcome, json: json, verbosity: global.verbosity)

@@ -25,7 +25,7 @@ struct Spindle: ParsableCommand {
             ScanCommand.self, AnalyzeCommand.self, RunCommand.self, InspectCommand.self, ResolveCommand.self,
             TagsCommand.self, GenresCommand.self, FramesCommand.self, BenchCommand.self, StatusCommand.self,
             SimilarCommand.self, MixCommand.self, PathCommand.self, PlaylistsCommand.self, ServeCommand.self,
-            NavidromeCommand.self, MergeCommand.self, WorkerCommand.self,
+            NavidromeCommand.self, JellyfinCommand.self, MergeCommand.self, WorkerCommand.self,
         ]
     )
 }

@@ -8,8 +8,11 @@ public final class StubHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var responses: [(status: Int, body: String)]
     private var _requests: [String] = []
+    private var _heads: [String] = []
 
     public var requests: [String] { lock.lock(); defer { lock.unlock() }; return _requests }
+    /// Each request's line and headers, as sent.
+    public var heads: [String] { lock.lock(); defer { lock.unlock() }; return _heads }
 
     public init(responses: [(status: Int, body: String)]) throws {
         self.responses = responses
@@ -45,6 +48,7 @@ public final class StubHTTPServer: @unchecked Sendable {
             let request = n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
             lock.lock()
             _requests.append(request.components(separatedBy: "\r\n").first ?? "")
+            _heads.append(request.components(separatedBy: "\r\n\r\n").first ?? "")
             let response = responses[min(served, responses.count - 1)]
             lock.unlock()
             served += 1

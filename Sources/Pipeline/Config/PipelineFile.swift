@@ -1,4 +1,5 @@
 import Foundation
+import Jellyfin
 import Navidrome
 import Reports
 import TOMLKit
@@ -18,6 +19,10 @@ public struct PipelineFile: Sendable {
     public var tagfix: TagfixRequest?
     /// `[navidrome]`: rescan after a tag batch changed files.
     public var rescan: SubsonicClient?
+    /// `[navidrome] db`: the navidrome-import stage's database.
+    public var navidromeDB: String?
+    /// `[jellyfin]`: the jellyfin-import stage's server.
+    public var jellyfin: JellyfinClient?
     var settings: ConfigFile?
 
     private struct Document: Decodable {
@@ -48,6 +53,12 @@ public struct PipelineFile: Sendable {
             var password_file: String?
             var token: String?
             var salt: String?
+            var db: String?
+        }
+        var jellyfin: JellyfinSection?
+        struct JellyfinSection: Decodable {
+            var url: String?
+            var api_key_file: String?
         }
     }
 
@@ -86,7 +97,16 @@ public struct PipelineFile: Sendable {
             file.reportOutput = r.output.map { Settings.expandingHome($0) }
         }
         if stages.contains(.tagfix) { file.tagfix = try tagfix(document, path: path, name: name) }
-        if let n = document.navidrome { file.rescan = try rescanClient(n, path: path) }
+        if let n = document.navidrome, n.url != nil || n.user != nil { file.rescan = try rescanClient(n, path: path) }
+        file.navidromeDB = document.navidrome?.db.map { Settings.expandingHome($0) }
+        if stages.contains(.navidromeImport), file.navidromeDB == nil {
+            throw ConfigurationError("pipeline \(path): the navidrome-import stage needs [navidrome] db = \"/path/to/navidrome.db\"")
+        }
+        if let j = document.jellyfin { file.jellyfin = try jellyfinClient(j, path: path) }
+        if stages.contains(.jellyfinImport), file.jellyfin == nil {
+            throw ConfigurationError("pipeline \(path): the jellyfin-import stage needs [jellyfin] url (and api_key_file, "
+                + "or \(JellyfinKey.variable) in the environment)")
+        }
         return file
     }
 
@@ -146,6 +166,19 @@ public struct PipelineFile: Sendable {
                 + "(or \(SecretFiles.passwordVariable) in the environment)")
         }
         return SubsonicClient(baseURL: url, user: user, credentials: credentials)
+    }
+
+    /// The Jellyfin server `[jellyfin]` names, with its API key from `api_key_file` or the environment.
+    private static func jellyfinClient(_ j: Document.JellyfinSection, path: String) throws -> JellyfinClient {
+        guard let text = j.url, let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw ConfigurationError("pipeline \(path): [jellyfin] needs url = \"http(s)://...\"")
+        }
+        do {
+            return JellyfinClient(baseURL: url, apiKey: try JellyfinKey.read(file: j.api_key_file.map { Settings.expandingHome($0) },
+                                                                            warn: logLine))
+        } catch let error as JellyfinKey.Missing {
+            throw ConfigurationError("pipeline \(path): \(error.description)")
+        }
     }
 
     /// Settings for this pipeline: command line and environment first, then this file, then the config file.

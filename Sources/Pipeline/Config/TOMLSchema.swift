@@ -82,6 +82,8 @@ struct TOMLSchema: Sendable {
         "tagfix": .table(TOMLSchema(keys: ["edits": .string, "fixers": .strings, "allow_custom": .bool, "dry_run": .bool])),
         "navidrome": .table(TOMLSchema(keys: [
             "url": .string, "user": .string, "password": .string, "password_file": .string, "token": .string, "salt": .string,
+            "db": .string,
         ])),
+        "jellyfin": .table(TOMLSchema(keys: ["url": .string, "api_key_file": .string])),
     ]))
 }

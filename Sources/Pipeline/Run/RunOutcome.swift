@@ -15,6 +15,9 @@ extension LibraryJobs {
         public var genres: GenresStage.Report?
         public var reportWritten: String?
         public var playlists: PlaylistsStage.Report?
+        /// What each media server import did, one line each; those that failed count as failures.
+        public var serverImports: [String] = []
+        public var serverImportsFailed = 0
         public var interruptedRuns = 0
         /// The folder the library was at before it moved to this run's (`RootRelocation`).
         public var libraryMovedFrom: String?
@@ -24,7 +27,7 @@ extension LibraryJobs {
         /// Files that failed at some stage in this run (exit code 3 when non-zero).
         public var failures: Int {
             (tags?.failed ?? 0) + (analysis?.failed ?? 0) + (tagfix.map { $0.failed.count + $0.conflicts.count + $0.refusals.count } ?? 0)
-                + (rescanFailed ? 1 : 0)
+                + (rescanFailed ? 1 : 0) + serverImportsFailed
         }
 
         public func summary() -> String {
@@ -44,6 +47,7 @@ extension LibraryJobs {
                 for c in t.conflicts { parts.append(TerminalText.safe("not restored \(c.path): \(c.reason)")) }
             }
             if let r = rescanned { parts.append("navidrome: \(r)") }
+            parts += serverImports
             if let scan {
                 parts.append("scan: \(scan.seen) audio files (\(scan.new) new, \(scan.changed) changed, \(scan.moved) moved, "
                     + "\(scan.missing) missing, \(scan.unchanged) unchanged) in \(String(format: "%.2f", scan.seconds)) s"

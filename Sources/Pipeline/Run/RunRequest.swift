@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Jellyfin
 import Navidrome
 import Reports
 import Tagging
@@ -54,6 +55,9 @@ public struct RunRequest: Sendable {
     public var tagfix: TagfixRequest?
     /// Ask a Subsonic server to rescan when the tag batch changed files.
     public var rescan: SubsonicClient?
+    /// The navidrome-import stage's database, and the jellyfin-import stage's server.
+    public var navidromeDB: String?
+    public var jellyfin: JellyfinClient?
     /// Only this shard of the library (`--shard K/N`): its files enter this database, nothing else does.
     public var shard: Shard?
 

@@ -41,7 +41,9 @@ protocol RunStage {
 
 extension RunStage {
     /// Genres, reports and playlists describe a whole library: a shard's run leaves them to the merged database.
-    var needsTheWholeLibrary: Bool { stage == .genres || stage == .report || stage == .playlists }
+    var needsTheWholeLibrary: Bool {
+        stage == .genres || stage == .report || stage == .playlists || stage == .navidromeImport || stage == .jellyfinImport
+    }
 }
 
 /// The stages a request names, in `Stage`'s order.
@@ -53,6 +55,8 @@ enum RunStages {
             case .scan: return ScanRunStage()
             case .tags: return TagsRunStage()
             case .analyze: return AnalyzeRunStage()
+            case .navidromeImport: return NavidromeImportRunStage()
+            case .jellyfinImport: return JellyfinImportRunStage()
             case .genres: return GenresRunStage()
             case .report: return ReportRunStage()
             case .playlists: return PlaylistsRunStage()

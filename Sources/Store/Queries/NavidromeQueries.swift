@@ -14,34 +14,14 @@ public enum NavidromeQueries {
         for var row in kept { try row.upsert(db) }
     }
 
-    /// The present file of root `rootId` that Navidrome's track `id` is, or nil.
-    public static func path(_ db: Database, rootId: Int64, navidromeId id: String) throws -> String? {
-        try String.fetchOne(db, sql: """
-            SELECT f.path FROM navidrome_tracks n JOIN files f ON f.id = n.file_id
-            WHERE n.navidrome_id = ? AND f.root_id = ? AND f.status = 'present'
-            """, arguments: [id, rootId])
-    }
-
-    /// Navidrome's id for each of `paths` that has one (the least, where a file has several), by path.
-    public static func navidromeIds(_ db: Database, rootId: Int64, paths: [String]) throws -> [String: String] {
-        var out: [String: String] = [:]
-        for start in stride(from: 0, to: paths.count, by: 500) {
-            let chunk = Array(paths[start..<min(paths.count, start + 500)])
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT f.path, min(n.navidrome_id) FROM navidrome_tracks n JOIN files f ON f.id = n.file_id
-                WHERE f.root_id = ? AND f.path IN (\(chunk.map { _ in "?" }.joined(separator: ", "))) GROUP BY f.path
-                """, arguments: StatementArguments([rootId]) + StatementArguments(chunk))
-            for row in rows { try out[row.at(0) as String] = row.at(1) as String }
-        }
-        return out
-    }
-
     /// One `media_file` row of Navidrome's database, every column read as text whatever type it holds.
     public struct MediaFile: Sendable {
         public var id, path: String
         /// The Navidrome library holding the track (newer schema; nil in the older one) and its folder.
         public var libraryId, libraryName, libraryPath: String?
         public var title, album, albumArtist, artist, suffix: String?
+        /// The artists and album artists Navidrome credits the track with, by its artist ids.
+        public var artists: [(id: String, name: String)] = []
     }
 
     /// Reads Navidrome's tracks, opening its database read-only. Both schemas: the newer (`library` table,
@@ -71,13 +51,37 @@ public enum NavidromeQueries {
                        \(hasLibrary ? "m.library_id" : "NULL"), \(hasLibrary ? "l.name" : "NULL")
                 FROM media_file m \(hasLibrary ? "LEFT JOIN library l ON l.id = m.library_id" : "")
                 """
+            let credits = try artistCredits(db, columns: columns)
             return try Row.fetchAll(db, sql: sql).compactMap { row -> MediaFile? in
                 guard let id = text(row[0]), !id.isEmpty, let path = text(row[1]), !path.isEmpty else { return nil }
                 return MediaFile(id: id, path: path, libraryId: text(row[8]), libraryName: text(row[9]),
                                  libraryPath: text(row[2]), title: text(row[3]), album: text(row[4]),
-                                 albumArtist: text(row[5]), artist: text(row[6]), suffix: text(row[7]))
+                                 albumArtist: text(row[5]), artist: text(row[6]), suffix: text(row[7]),
+                                 artists: credits[id] ?? [])
             }
         } ?? { throw NotNavidrome(path: path) }()
+    }
+
+    /// Artist credits by track id: from `media_file_artists` (roles artist and albumartist) where Navidrome has
+    /// it (0.55 and later), else from `media_file`'s own artist_id and album_artist_id columns.
+    private static func artistCredits(_ db: Database, columns: Set<String>) throws -> [String: [(id: String, name: String)]] {
+        let sql: String
+        if try db.tableExists("media_file_artists"), try db.tableExists("artist") {
+            sql = """
+                SELECT c.media_file_id, c.artist_id, a.name FROM media_file_artists c JOIN artist a ON a.id = c.artist_id
+                WHERE c.role IN ('artist', 'albumartist')
+                """
+        } else if columns.isSuperset(of: ["artist_id", "artist", "album_artist_id", "album_artist"]) {
+            sql = "SELECT id, artist_id, artist FROM media_file UNION SELECT id, album_artist_id, album_artist FROM media_file"
+        } else {
+            return [:]
+        }
+        var out: [String: [(id: String, name: String)]] = [:]
+        for row in try Row.fetchAll(db, sql: sql) {
+            guard let track = text(row[0]), let id = text(row[1]), !id.isEmpty, let name = text(row[2]) else { continue }
+            if !(out[track]?.contains { $0.id == id } ?? false) { out[track, default: []].append((id, name)) }
+        }
+        return out
     }
 
     public struct CannotRead: Error, CustomStringConvertible {
