@@ -8,6 +8,7 @@ import Store
 /// songs through which the two sound alike (`ArtistNeighbours`).
 struct AudioMuseArtistRoutes: Sendable {
     let tracks: AudioMuseRoutes
+    let cache = ArtistCache()
     static let representativeSongs = 3
 
     /// `?artist=ID-or-name&n=N&include_component_matches=true|false`, or `artist_id=ID`: `[{"artist",
@@ -19,24 +20,21 @@ struct AudioMuseArtistRoutes: Sendable {
         let asked = try query["artist_id"].map { $0 } ?? query.required("artist")
         let matches = query["include_component_matches"]?.lowercased() == "true"
         let (open, space) = try await tracks.openSpace()
-        let answer = try await Blocking.run { try self.answer(asked, count: count, matches: matches, open: open, space: space) }
-        return JSONBody.response(.array(answer))
-    }
-
-    private func answer(_ asked: String, count: Int, matches: Bool, open: ServedLibrary.Open, space: SonicSpace) throws -> [JSONValue] {
-        let library = tracks.library
-        let found = try library.read(in: open) { _, db in try MediaServerQueries.artists(db, idOrName: asked) }
+        let found = try await Blocking.run { try tracks.library.read(in: open) { _, db in try MediaServerQueries.artists(db, idOrName: asked) } }
         guard let (server, artist) = found.first else {
             throw APIError(.notFound, "no artist of Navidrome's or Jellyfin's map has the id or name \(asked) "
                            + "(run `spindle navidrome import` or `spindle jellyfin import`)", [("artist", .string(asked))])
         }
-        let credits = try library.read(in: open) { open, db in try MediaServerQueries.artistCredits(db, rootId: open.rootId, server: server) }
-        var rows: [String: [Int]] = [:], names: [String: String] = [:]
-        for credit in credits {
-            names[credit.artistId] = credit.artistName
-            if let row = space.index(of: credit.path) { rows[credit.artistId, default: []].append(row) }
+        let artists = try await cache.artists(server, library: tracks.library, open: open, space: space)
+        let answer = try await Blocking.run {
+            try self.answer(asked, artist: artist, server: server, count: count, matches: matches, open: open, artists: artists)
         }
-        let neighbours = ArtistNeighbours(space: space, rows: rows)
+        return JSONBody.response(.array(answer))
+    }
+
+    private func answer(_ asked: String, artist: String, server: MediaServer, count: Int, matches: Bool, open: ServedLibrary.Open,
+                        artists: ArtistCache.Artists) throws -> [JSONValue] {
+        let (neighbours, names, space) = (artists.neighbours, artists.names, artists.neighbours.space)
         guard neighbours.rows[artist] != nil else {
             throw APIError(.notFound, "no track of \(names[artist] ?? asked) has a sound profile yet: run `spindle analyze`",
                            [("artist", .string(asked))])

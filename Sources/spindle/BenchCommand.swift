@@ -21,13 +21,20 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp(Settings.onlyHelp, valueName: "list"))
     var only: String?
     @Option(help: "Benchmark similarity and clustering on this many synthetic tracks instead of audio.") var sonic: Int?
+    @Option(name: .customLong("keep-library"), help: ArgumentHelp(
+        "With --sonic: leave the synthetic library in this new folder (DIR/spindle.db, root DIR/music), with Navidrome and Jellyfin ids, for `serve` benchmarks.",
+        valueName: "dir"))
+    var keepLibrary: String?
     @Argument(help: "Folder or files to measure.") var paths: [String] = []
 
     func run() throws {
         try runCommand {
             if let sonic {
                 guard sonic >= 10, sonic <= 2_000_000 else { throw CommandFailure.usage("--sonic takes 10...2000000 tracks") }
-                let report = try SonicBenchmark.run(tracks: sonic)
+                if let keepLibrary, FileManager.default.fileExists(atPath: keepLibrary) {
+                    throw CommandFailure.usage("--keep-library \(keepLibrary) exists; give a new folder")
+                }
+                let report = try SonicBenchmark.run(tracks: sonic, keep: keepLibrary.map { Settings.expandingHome($0) })
                 print(json ? report.json().serialized(pretty: true) : report.text())
                 return 0
             }

@@ -19,14 +19,16 @@ public struct SonicBenchmark: Sendable {
     public var genres = 0
     public var peakRSSMB = 0.0
 
-    public static func run(tracks n: Int, queries: Int = 200) throws -> SonicBenchmark {
-        let folder = NSTemporaryDirectory() + "spindle-sonic-bench-\(getpid())"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let database = try SpindleDatabase(path: folder + "/bench.db")
+    /// `keep`: a new folder to leave the library in (`spindle.db`, its root an empty `music/`), every track with a
+    /// Navidrome and a Jellyfin id and an artist credit on each, for benchmarks of `spindle serve`'s AudioMuse API.
+    public static func run(tracks n: Int, queries: Int = 200, keep: String? = nil) throws -> SonicBenchmark {
+        let folder = keep ?? NSTemporaryDirectory() + "spindle-sonic-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder + "/music", withIntermediateDirectories: true)
+        defer { if keep == nil { try? FileManager.default.removeItem(atPath: folder) } }
+        let database = try SpindleDatabase(path: folder + (keep == nil ? "/bench.db" : "/spindle.db"))
         var report = SonicBenchmark(tracks: n)
         var started = monotonicSeconds()
-        let rootId = try fill(database, tracks: n)
+        let rootId = try fill(database, tracks: n, root: folder + "/music", withServerIds: keep != nil)
         report.fillSeconds = monotonicSeconds() - started
 
         started = monotonicSeconds()
@@ -63,13 +65,13 @@ public struct SonicBenchmark: Sendable {
     }
 
     /// N tracks around 16 centres in the feature space, with a tempo and key per centre and some spread.
-    static func fill(_ database: SpindleDatabase, tracks n: Int) throws -> Int64 {
+    static func fill(_ database: SpindleDatabase, tracks n: Int, root: String, withServerIds: Bool) throws -> Int64 {
         let names = FeatureVector.names
         var rng = SeededRandom(seed: 0x50_41_1c)
         let centres = (0..<16).map { _ in names.map { _ in Float(rng.normal() * 1.5) } }
         let tempi = (0..<16).map { _ in 70 + 110 * rng.unit() }
         return try database.writer.write { db in
-            let rootId = try FileQueries.ensureRoot(db, path: "/synthetic")
+            let rootId = try FileQueries.ensureRoot(db, path: root)
             let records = (0..<n).map { i in
                 FileRecord(rootId: rootId, path: String(format: "Artist %04d/Album/%06d.flac", i % 5000, i), size: 1, mtimeNs: 0,
                            inode: nil, contentKey: "k\(i)")
@@ -85,9 +87,27 @@ public struct SonicBenchmark: Sendable {
                                 "features": vector.encoded.databaseValue]
                 write.featureDimensions = (1, names)
                 try AnalysisQueries.save(write, in: db)
+                if withServerIds { try serverIds(db, track: i, fileId: id, path: records[i].path) }
             }
             return rootId
         }
+    }
+
+    /// Track `i`'s ids: Navidrome's `nd000042`, Jellyfin's 32 hex digits; its artist is its top folder.
+    static func serverIds(_ db: Database, track i: Int, fileId: Int64, path: String) throws {
+        let artist = String(path.split(separator: "/")[0]), artistNumber = i % 5000
+        var navidrome = NavidromeTrackRecord(navidromeId: String(format: "nd%06d", i), fileId: fileId, navidromePath: path,
+                                             strategy: 1, tried: "[]")
+        try navidrome.insert(db)
+        var jellyfin = JellyfinTrackRecord(jellyfinId: String(format: "%032x", i), fileId: fileId, jellyfinPath: "/music/" + path,
+                                           strategy: 2, tried: "[]")
+        try jellyfin.insert(db)
+        var credit = MediaServerArtistRecord(server: .navidrome, trackId: navidrome.navidromeId,
+                                             artistId: String(format: "ar%04d", artistNumber), artistName: artist)
+        try credit.insert(db)
+        credit = MediaServerArtistRecord(server: .jellyfin, trackId: jellyfin.jellyfinId,
+                                         artistId: String(format: "%032x", 0xa000_0000 + artistNumber), artistName: artist)
+        try credit.insert(db)
     }
 
     public func text() -> String {

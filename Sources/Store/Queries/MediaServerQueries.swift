@@ -77,10 +77,23 @@ public enum MediaServerQueries {
         return try rows.map { (try $0.at(0), try $0.at(1)) }
     }
 
+    /// What changes when the server's artist credits are imported again: their count and the newest row.
+    public static func artistStamp(_ db: Database, server: MediaServer) throws -> [Int64] {
+        let row = try Row.fetchOne(db, sql: "SELECT count(*), max(rowid) FROM media_server_artists WHERE server = ?", arguments: [server])
+        return [try row?.at(0) ?? 0, (try row?.at(1) as Int64?) ?? 0]
+    }
+
     /// The server's artist credits, replaced by `rows` (a hostile source may repeat one: the last wins).
+    /// Rows are numbered on from the table's highest rowid, so that `artistStamp` changes with every import.
     public static func replaceArtists(_ db: Database, server: MediaServer, _ rows: [MediaServerArtistRecord]) throws {
+        var next = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM media_server_artists") ?? 0
         try MediaServerArtistRecord.filter(Column("server") == server).deleteAll(db)
-        for var row in rows { try row.upsert(db) }
+        for row in rows {
+            next += 1
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO media_server_artists (rowid, server, track_id, artist_id, artist_name) VALUES (?, ?, ?, ?, ?)
+                """, arguments: [next, row.server, row.trackId, row.artistId, row.artistName])
+        }
     }
 
     /// Every Jellyfin item's row, replaced.
