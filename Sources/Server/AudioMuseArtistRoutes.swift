@@ -45,7 +45,7 @@ struct AudioMuseArtistRoutes: Sendable {
             let all = near.flatMap { other in
                 neighbours.representatives(of: artist, towards: other.artist, count: Self.representativeSongs)
                     + neighbours.representatives(of: other.artist, towards: artist, count: Self.representativeSongs)
-            }
+            }.map(\.row)
             songs = try tracks.ids.ids(all, server: server, open: open, space: space)
                 .reduce(into: [:]) { out, pair in if let row = space.index(of: pair.key) { out[row] = pair.value } }
         }
@@ -54,13 +54,16 @@ struct AudioMuseArtistRoutes: Sendable {
                                                  ("distance", .from(other.distance, digits: 4))]
             if matches {
                 func list(_ of: String, _ towards: String) -> JSONValue {
-                    .array(neighbours.representatives(of: of, towards: towards, count: Self.representativeSongs).compactMap { row in
-                        songs[row].map { .object([("item_id", .string($0)), ("title", .string(space.tracks[row].title ?? ""))]) }
+                    .array(neighbours.representatives(of: of, towards: towards, count: Self.representativeSongs).compactMap { song in
+                        songs[song.row].map {
+                            .object([("item_id", .string($0)), ("title", .string(space.tracks[song.row].title ?? "")),
+                                     ("distance_to_component", .from(song.distance, digits: 4))])
+                        }
                     })
                 }
                 fields.append(("component_matches", .array([.object([
                     ("artist1_representative_songs", list(artist, other.artist)),
-                    ("artist2_representative_songs", list(other.artist, artist)),
+                    ("artist2_representative_songs", list(other.artist, artist)), ("distance", .from(other.distance, digits: 4)),
                 ])])))
             } else {
                 fields.append(("component_matches", .array([])))

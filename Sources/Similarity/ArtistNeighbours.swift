@@ -38,8 +38,8 @@ public struct ArtistNeighbours: Sendable {
         return Array(found.prefix(count))
     }
 
-    /// Up to `count` of `artist`'s tracks nearest `other`'s mean, nearest first.
-    public func representatives(of artist: String, towards other: String, count: Int) -> [Int] {
+    /// Up to `count` of `artist`'s tracks nearest `other`'s mean, nearest first, with their distance from it.
+    public func representatives(of artist: String, towards other: String, count: Int) -> [(row: Int, distance: Double)] {
         guard let members = rows[artist], let target = centroids[other] else { return [] }
         let d = space.dimensions
         let scored = members.map { row -> (Float, Int) in
@@ -47,7 +47,8 @@ public struct ArtistNeighbours: Sendable {
             for j in 0..<d { let t = space.values[row * d + j] - target[j]; s += t * t }
             return (s, row)
         }
-        return scored.sorted { ($0.0, space.tracks[$0.1].path) < ($1.0, space.tracks[$1.1].path) }.prefix(count).map(\.1)
+        return scored.sorted { ($0.0, space.tracks[$0.1].path) < ($1.0, space.tracks[$1.1].path) }.prefix(count)
+            .map { (row: $0.1, distance: Double($0.0).squareRoot()) }
     }
 
     static func distance2(_ a: [Float], _ b: [Float]) -> Float {
