@@ -10,24 +10,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TRACKS=${1:-100000} SECONDS_EACH=${2:-30}
-command -v wrk >/dev/null || { echo "needs wrk (apt-get install wrk)" >&2; exit 1; }
-swift build -c release 2>&1 | tail -n 1
-BIN=$PWD/.build/release/spindle
-WORK=$(mktemp -d)
-SERVER=""
-cleanup() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
+. scripts/bench-common.sh
 
 "$BIN" bench --sonic "$TRACKS" --keep-library "$WORK/lib" | sed -n '1p'
-echo "bench-token-$RANDOM$RANDOM" > "$WORK/token"
-TOKEN=$(cat "$WORK/token")
-"$BIN" --db "$WORK/lib/spindle.db" --library "$WORK/lib/music" serve --listen 127.0.0.1:0 --token-file "$WORK/token" 2> "$WORK/serve.log" &
-SERVER=$!
-for _ in $(seq 1 100); do grep -q "serving" "$WORK/serve.log" 2>/dev/null && break; sleep 0.1; done
-PORT=$(sed -n 's/.*http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/serve.log" | head -n 1)
-[ -n "$PORT" ] || { cat "$WORK/serve.log" >&2; exit 1; }
-URL=http://127.0.0.1:$PORT
-AUTH="Authorization: Bearer $TOKEN"
+serve_in_background --db "$WORK/lib/spindle.db" --library "$WORK/lib/music"
 START=$SECONDS
 curl -sf -H "$AUTH" "$URL/api/similar_tracks?item_id=nd000000&n=1" >/dev/null
 echo "server: pid $SERVER on $URL; first answer (loads the space) after $((SECONDS - START)) s; RSS $(ps -o rss= -p "$SERVER" | awk '{printf "%.0f MB", $1/1024}')"

@@ -15,14 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TRACKS=${1:-100000} SECONDS_EACH=${2:-30} RATE=${3:-1050}
-command -v wrk >/dev/null || { echo "needs wrk (apt-get install wrk)" >&2; exit 1; }
-command -v curl >/dev/null || { echo "needs curl (apt-get install curl)" >&2; exit 1; }
-swift build -c release 2>&1 | tail -n 1
-BIN=$PWD/.build/release/spindle
-WORK=$(mktemp -d)
-SERVER=""
-cleanup() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
+. scripts/bench-common.sh
 DB=$WORK/spindle.db
 export SPINDLE_DB=$DB MUSIC_DIR=$WORK/music
 
@@ -57,15 +50,7 @@ START=$SECONDS
 echo "library: $TRACKS tracks + one of 4 minutes, scanned and analysed in $((SECONDS - START)) s; database $(du -h "$DB" | cut -f1)"
 
 # 2. The server, on a free port, with a token.
-echo "bench-token-$RANDOM$RANDOM" > "$WORK/token"
-TOKEN=$(cat "$WORK/token")
-"$BIN" serve --listen 127.0.0.1:0 --token-file "$WORK/token" 2> "$WORK/serve.log" &
-SERVER=$!
-for _ in $(seq 1 100); do grep -q "serving" "$WORK/serve.log" 2>/dev/null && break; sleep 0.1; done
-PORT=$(sed -n 's/.*http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/serve.log" | head -n 1)
-[ -n "$PORT" ] || { cat "$WORK/serve.log" >&2; exit 1; }
-URL=http://127.0.0.1:$PORT
-AUTH="Authorization: Bearer $TOKEN"
+serve_in_background
 echo "server: pid $SERVER on $URL"
 
 # Each connection waits a random (exponential) time between requests, so arrivals are Poisson at RATE.
@@ -145,7 +130,7 @@ probe "invalid UTF-8 (%ff)" -H "$AUTH" "${P}%ff.wav"
 python3 -c "import sys; print('[' + ','.join('\"Artist 1/Album 1/%06d Track %d.wav\"' % (i, i) for i in range(10000)) + ']')" > "$WORK/many.json"
 probe "10,000 paths in one bulk POST" -H "$AUTH" -H "Content-Type: application/json" --data-binary @"$WORK/many.json" "$URL/smart-dj/bulk-profiles"
 # Too long for curl's command line: sent by Python instead.
-python3 - "$PORT" "$TOKEN" > "$WORK/long" <<'PY'
+python3 - "${URL##*:}" "$(cat "$WORK/token")" > "$WORK/long" <<'PY'
 import http.client, sys
 c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=10)
 c.request("GET", "/smart-dj/profile?relative_path=" + "x" * 1048576, headers={"Authorization": "Bearer " + sys.argv[2]})
