@@ -33,6 +33,7 @@ let package = Package(
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CXattr"),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CBLAS", providers: [.apt(["libopenblas-dev"])]),
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
         // TagLib 1.13 behind a plain C header, so no Swift target needs C++ interop.
@@ -45,7 +46,7 @@ let package = Package(
         .target(name: "AudioDecoding", dependencies: ["CSndfile", "CMpg123", "CFLAC", "CFFmpeg", "ContainerLayout"],
                 swiftSettings: [optimisedInDebug]),
         // Exclusivity checks cost more than the DSP in the per-sample loops; the module holds no shared state.
-        .target(name: "Analysis", dependencies: ["CFFTW"],
+        .target(name: "Analysis", dependencies: ["CFFTW", "CBLAS"],
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"]), optimisedInDebug]),
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift"),
                                               .product(name: "GRDBSQLite", package: "GRDB.swift")]),

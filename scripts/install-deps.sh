@@ -2,7 +2,7 @@
 # Installs the Debian packages Spindle builds against (and ffmpeg, which tests use to write M4A files).
 # Does nothing when they are all present already.
 set -euo pipefail
-PKGS="pkg-config libsndfile1-dev libflac-dev libmpg123-dev libfftw3-dev libtag1-dev libsqlite3-dev
+PKGS="pkg-config libsndfile1-dev libflac-dev libmpg123-dev libfftw3-dev libopenblas-dev libtag1-dev libsqlite3-dev
       libavformat-dev libavcodec-dev libswresample-dev libavutil-dev ffmpeg"
 missing=""
 for p in $PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
