@@ -87,7 +87,7 @@ let package = Package(
         ]),
 
         // Test support: synthesizes audio with libsndfile (no binary fixtures).
-        .target(name: "TestSupport", dependencies: ["CSndfile", "Similarity", "AudioDecoding"], path: "Tests/TestSupport",
+        .target(name: "TestSupport", dependencies: ["CSndfile", "Similarity", "AudioDecoding", "Analysis"], path: "Tests/TestSupport",
                 swiftSettings: [optimisedInDebug]),
         .testTarget(name: "AudioDecodingTests", dependencies: ["AudioDecoding", "TestSupport"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "AudioDecoding", "TestSupport"]),

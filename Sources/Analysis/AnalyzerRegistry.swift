@@ -47,9 +47,14 @@ public enum AnalyzerRegistry {
         TempoEstimator.entry,
         SpectrumFrameAnalyzer.entry,
         FeatureAnalyzer.entry,
+        TagAnalyzer.entry,
     ]
 
     public static var names: [String] { all.map(\.name) }
+
+    /// What runs when nothing is chosen: every analyzer but the tagger, which runs only once its weights are
+    /// found (`Settings` adds it then).
+    public static var defaultNames: Set<String> { Set(names).subtracting([TagAnalyzer.entry.name]) }
 
     public static func entry(_ name: String) -> AnalyzerEntry? { all.first { $0.name == name } }
 

@@ -44,6 +44,7 @@ enum Migrations {
         ("v35-retry-files-that-could-not-be-reached", v35RetryFilesThatCouldNotBeReached),
         ("v36-results-kept-through-a-read-error", v36ResultsKeptThroughAReadError),
         ("v37-media-server-artists-and-jellyfin-tracks", v37MediaServerArtistsAndJellyfinTracks),
+        ("v38-tagger-results", v38TaggerResults),
     ]
 
     static func migrator() -> DatabaseMigrator {

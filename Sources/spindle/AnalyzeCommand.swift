@@ -28,6 +28,7 @@ struct AnalyzeCommand: ParsableCommand {
     func run() throws {
         try runCommand {
             let settings = try global.settings(jobs: jobs, only: only.map { [$0] })
+            global.sayTaggerNotice(settings)
             var request = RunRequest(kind: force ? "reanalyze" : "analyze", stages: [.scan, .tags, .analyze],
                                      force: force, paths: paths.isEmpty ? nil : paths)
             try request.shard(shard)

@@ -25,6 +25,7 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         try runCommand {
             let settings = try global.settings(jobs: jobs, only: only.map { [$0] })
+            if !json { global.sayTaggerNotice(settings) }
             // Each file's result as soon as it and those before it are in, one write per result: several
             // `inspect` processes sharing a pipe (`xargs -P`) never cut into each other's lines, as a full
             // 4 KiB print buffer flushed mid-line did.

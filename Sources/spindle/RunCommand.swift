@@ -25,6 +25,7 @@ struct RunCommand: ParsableCommand {
         try runCommand {
             let file = try PipelineFile.load(path: pipeline)
             let settings = try file.settings(global.overrides(jobs: jobs))
+            global.sayTaggerNotice(settings)
             var request = RunRequest(kind: file.name, stages: file.stages, force: force || file.force)
             request.reportFormat = file.reportFormat
             request.reportOutput = file.reportOutput

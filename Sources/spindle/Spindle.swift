@@ -56,6 +56,11 @@ struct GlobalOptions: ParsableArguments {
     func settings(jobs: Int? = nil, only: [String]? = nil) throws -> Settings {
         try Settings.resolve(overrides(jobs: jobs, only: only))
     }
+
+    /// Says once, on standard error, that the tagger is off and how to enable it (not under --quiet).
+    func sayTaggerNotice(_ settings: Settings) {
+        if let notice = settings.taggerNotice, verbosity > .quiet { printError(notice) }
+    }
 }
 
 /// Errors that end a command with DESIGN's exit codes.

@@ -12,7 +12,9 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         try runCommand {
-            let report = try StatusReport.load(settings: try global.settings())
+            let settings = try global.settings()
+            if !json { global.sayTaggerNotice(settings) }
+            let report = try StatusReport.load(settings: settings)
             print(json ? report.json().serialized(pretty: true) : report.text())
             return 0
         }

@@ -93,7 +93,7 @@ final class CommandLineTests: XCTestCase {
                     "replaygain_track_gain_db", "lead_silence_end_s", "trail_silence_start_s", "is_silent",
                     "frames_fps", "frames_bands", "frames_count", "seconds",
                     // Added since (DESIGN: present in every object, null where not computed).
-                    "key", "key_strength", "bpm_alternative"]
+                    "key", "key_strength", "bpm_alternative", "top_tags"]
         for line in lines {
             let object = try json(String(line))
             XCTAssertEqual(Set(object.keys), Set(keys))

@@ -7,6 +7,8 @@ public struct NetworkWeights: Sendable {
     public struct Tensor: Sendable {
         public var shape: [Int]
         public var values: [Float]
+
+        public init(shape: [Int], values: [Float]) { self.shape = shape; self.values = values }
     }
 
     public struct Invalid: Error, CustomStringConvertible {
@@ -53,6 +55,17 @@ public struct NetworkWeights: Sendable {
             tensors[key] = Tensor(shape: shape, values: values)
         }
         self.tensors = tensors
+    }
+
+    /// The weight file of these tensors, names in order (what `init(data:named:)` reads).
+    public func encoded() -> Data {
+        func le(_ v: Int, _ width: Int) -> [UInt8] { (0..<width).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        var out = Array("SPNWGT01".utf8) + le(tensors.count, 4)
+        for (name, t) in tensors.sorted(by: { $0.key < $1.key }) {
+            out += le(name.utf8.count, 2) + Array(name.utf8) + le(t.shape.count, 1) + t.shape.flatMap { le($0, 4) }
+            out += FloatBlob.encode(t.values)
+        }
+        return Data(out)
     }
 
     /// The tensor `name`, which must have `shape`.

@@ -56,9 +56,10 @@ struct ConfigFile: Decodable {
             max_bpm = c.number(.max_bpm)
             frames_fps = c.number(.frames_fps)
             frames_bands = try c.decodeIfPresent(Int.self, forKey: .frames_bands)
+            tagger_patches = try c.decodeIfPresent(Int.self, forKey: .tagger_patches)
         }
         enum CodingKeys: String, CodingKey {
-            case enabled, silence_threshold_db, min_bpm, max_bpm, frames_fps, frames_bands
+            case enabled, silence_threshold_db, min_bpm, max_bpm, frames_fps, frames_bands, tagger_patches
         }
         var enabled: [String]?
         var silence_threshold_db: Double?
@@ -66,6 +67,7 @@ struct ConfigFile: Decodable {
         var max_bpm: Double?
         var frames_fps: Double?
         var frames_bands: Int?
+        var tagger_patches: Int?
     }
 
     /// `top`'s values where it has them, `bottom`'s elsewhere.
@@ -121,6 +123,8 @@ public struct Settings: Sendable {
     public var runtime = Runtime()
     /// Where `playlists write` and the playlists stage put their files (`[playlists] dir`).
     public var playlistsFolder: String?
+    /// Said once by analyze, run and status when the tagger cannot run: why, and how to enable it.
+    public var taggerNotice: String?
     /// Files missing this many days are forgotten by a scan or a merge (`[scan] forget_missing_after_days`;
     /// 0 keeps them for good). A month covers a folder moved out and back, a disk unplugged for the holidays.
     public var forgetMissingAfterDays = 30
@@ -176,11 +180,28 @@ public struct Settings: Sendable {
             if let v = a.max_bpm { options.maxBPM = v }
             if let v = a.frames_fps { options.framesPerSecond = v }
             if let v = a.frames_bands { options.frameBands = v }
+            if let v = a.tagger_patches {
+                guard (1...10_000).contains(v) else { throw ConfigurationError("tagger_patches must be from 1 to 10000 (got \(v))") }
+                options.taggerPatches = v
+            }
             if let list = a.enabled { options.enabled = try parseKinds(list) }
         }
         if let only = cli.only { options.enabled = try parseKinds(only) }
+        let chosen = cli.only != nil || file?.analysis?.enabled != nil
+        let tagger = TagAnalyzer.entry.name
+        options.taggerWeights = TaggerModel.candidates(environment: environment).first { FileManager.default.isReadableFile(atPath: $0) }
+        var taggerNotice: String?
+        if options.taggerWeights == nil {
+            if options.enabled.contains(tagger) {
+                throw ConfigurationError("the tagger needs MusiCNN's weights, not found in \(TaggerModel.candidates(environment: environment).joined(separator: ", ")): \(TaggerModel.howToEnable)")
+            }
+            if !chosen { taggerNotice = "the tagger is off (no MusiCNN weights found): \(TaggerModel.howToEnable)" }
+        } else if !chosen {
+            options.enabled.insert(tagger)
+        }
         try validate(options)
         var settings = Settings(libraryPath: library, databasePath: database, jobs: jobs, analysis: options)
+        settings.taggerNotice = taggerNotice
         settings.playlistsFolder = nonEmpty(environment["SPINDLE_PLAYLISTS_DIR"]) ?? nonEmpty(file?.playlists?.dir)
         if let days = file?.scan?.forget_missing_after_days {
             guard days >= 0 else {

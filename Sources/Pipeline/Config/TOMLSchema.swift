@@ -66,7 +66,7 @@ struct TOMLSchema: Sendable {
         "library": .string, "database": .string, "jobs": .integer,
         "analysis": .table(TOMLSchema(keys: [
             "enabled": .strings, "silence_threshold_db": .number, "min_bpm": .number, "max_bpm": .number,
-            "frames_fps": .number, "frames_bands": .integer,
+            "frames_fps": .number, "frames_bands": .integer, "tagger_patches": .integer,
         ])),
         "runtime": .table(TOMLSchema(keys: [
             "worker_timeout_base_s": .number, "worker_timeout_per_audio_s": .number, "worker_timeout_max_s": .number,

@@ -9,7 +9,7 @@ public enum InspectReport {
         "lufs_integrated", "loudness_range_lu", "true_peak_dbtp", "sample_peak_dbfs", "replaygain_track_gain_db",
         "lead_silence_end_s", "trail_silence_start_s", "is_silent",
         "frames_fps", "frames_bands", "frames_count", "seconds",
-        "key", "key_strength", "bpm_alternative",
+        "key", "key_strength", "bpm_alternative", "top_tags",
     ]
 
     public static func json(_ o: FileAnalysisOutcome) -> JSONValue {
@@ -47,6 +47,9 @@ public enum InspectReport {
             .from(a?.key?.key.name),
             .from(a?.key?.strength, digits: 3),
             .from(tempo?.alternative, digits: 2),
+            a?.tagProbabilities.map { p in
+                .array(MusicnnTags.top(p, count: 5).map { .object([("tag", .string($0.tag)), ("probability", .from(Double($0.probability), digits: 3))]) })
+            } ?? .null,
         ]
         return .object(Array(zip(keys, values)))
     }
@@ -73,6 +76,9 @@ public enum InspectReport {
             let runnerUp = t.alternative.map { ", or \(f($0, "BPM")) at another metrical level" } ?? ""
             lines.append(t.bpm == nil ? "  tempo:      none: no onsets stand out as beats (a steady sound, noise, silence, or under 4 s)"
                 : "  tempo:      \(f(t.bpm, "BPM")) (confidence \(String(format: "%.2f", t.confidence))\(runnerUp)), first beat \(f(t.firstBeat, "s", 3))")
+        }
+        if let p = o.analysis?.tagProbabilities {
+            lines.append("  tags:       " + MusicnnTags.top(p, count: 5).map { String(format: "%@ %.2f", $0.tag, $0.probability) }.joined(separator: ", "))
         }
         if let l = o.analysis?.loudness {
             lines.append("  loudness:   \(f(l.integratedLUFS, "LUFS")), range \(f(l.rangeLU, "LU")), true peak \(f(l.truePeakDBTP, "dBTP")), sample peak \(f(l.samplePeakDBFS, "dBFS")), ReplayGain \(f(l.replayGainDB, "dB"))")

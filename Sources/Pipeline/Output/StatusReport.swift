@@ -5,6 +5,8 @@ import Store
 /// What the database holds: the `status` command's answer, printed from Store's snapshot.
 public struct StatusReport: Sendable {
     let snapshot: StatusSnapshot
+    /// The versions of the analyzers this machine runs (the tagger only with its weights).
+    let versions: [String: Int]
 
     public var pending: Int { snapshot.pending }
     public var analysed: Int { snapshot.analysed }
@@ -18,20 +20,22 @@ public struct StatusReport: Sendable {
 
     /// The status of the settings' database; a missing database is a usage error, not a new file.
     public static func load(settings: Settings, runLimit: Int = 10) throws -> StatusReport {
-        try load(database: try LibraryJobs.existingDatabaseForReading(settings), runLimit: runLimit)
+        try load(database: try LibraryJobs.existingDatabaseForReading(settings), runLimit: runLimit,
+                 versions: AnalysisStorage.versions(settings.analysis))
     }
 
-    public static func load(database: SpindleDatabase, runLimit: Int = 10) throws -> StatusReport {
+    public static func load(database: SpindleDatabase, runLimit: Int = 10,
+                            versions: [String: Int] = AnalysisStorage.versions(AnalysisOptions())) throws -> StatusReport {
         let liveness = RunLiveness.look(databasePath: database.path)
         var snapshot = try database.writer.read { db in
-            try StatusQueries.snapshot(db, versions: AnalyzerRegistry.versions, runLimit: runLimit)
+            try StatusQueries.snapshot(db, versions: versions, runLimit: runLimit)
         }
         snapshot.runs = snapshot.runs.map(liveness.settled)
-        return StatusReport(snapshot: snapshot)
+        return StatusReport(snapshot: snapshot, versions: versions)
     }
 
     /// Per analyzer, the files due because it changed since they were analysed (after an upgrade).
-    var newerAnalyzers: [String: Int] { AnalyzerUpdates.count(snapshot.storedVersions, versions: AnalyzerRegistry.versions) }
+    var newerAnalyzers: [String: Int] { AnalyzerUpdates.count(snapshot.storedVersions, versions: versions) }
 
     public func json() -> JSONValue {
         let s = snapshot

@@ -5,7 +5,7 @@ import Store
 
 /// Turns an outcome into what Store keeps: the `analysis` columns of the analyzers that ran (a null for a
 /// result one could not give) and the frames blob. Store merges with what a partial run (`--only`) left.
-enum AnalysisStorage {
+public enum AnalysisStorage {
     /// The blob output that goes to `vis_frames` rather than to a column.
     static let framesOutput = "vis_frames"
 
@@ -53,7 +53,7 @@ enum AnalysisStorage {
     }
 
     /// Every enabled analyzer's current version: what a crash row counts as current for.
-    static func versions(_ options: AnalysisOptions) -> [String: Int] {
+    public static func versions(_ options: AnalysisOptions) -> [String: Int] {
         AnalyzerRegistry.versions.filter { options.enabled.contains($0.key) }
     }
 }
