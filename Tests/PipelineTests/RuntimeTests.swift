@@ -355,12 +355,16 @@ final class RuntimeTests: XCTestCase {
     }
 
     /// `spindle analyze 2>&1 | head` stops reading standard error early: Foundation's FileHandle trapped on
-    /// the closed pipe, so the run died mid-file (SIGILL) and stayed "running". It finishes its work now.
+    /// the closed pipe, so the run died mid-file (SIGILL) and stayed "running". It finishes its work now,
+    /// also when its first line comes before any worker starts (the tagger's notice on a machine without
+    /// its weights): that line had ended the run by SIGPIPE.
     func testARunWhoseLogReaderWentAwayFinishes() throws {
         try addTracks(["a.flac", "b.flac", "c.flac"])
+        let noModels = dir + "/no-models"
         let run = Process()
         run.executableURL = URL(fileURLWithPath: CLI.executable)
         run.arguments = ["--db", db, "--library", library, "analyze", "--verbose", "--jobs", "1"]
+        run.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": noModels, "SPINDLE_MODELS_DIR": ""]) { $1 }
         let closed = Pipe()
         run.standardError = closed
         run.standardOutput = FileHandle.nullDevice
