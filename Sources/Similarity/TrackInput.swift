@@ -25,17 +25,23 @@ public struct TrackInput: Sendable {
     /// The length between leading and trailing silence: what two encodings of a recording share when one
     /// was padded or trimmed differently.
     public var soundingDuration: Double?
+    /// The tagger's 50 tag probabilities (`MusicnnTags.names`' order) and its 200-wide embedding, when the
+    /// track was tagged.
+    public var tags: [Float]?
+    public var embedding: [Float]?
 
     public init(path: String, title: String? = nil, artist: String? = nil, album: String? = nil, genres: [String] = [],
                 year: Int? = nil, languageTag: String? = nil, country: String? = nil, bpm: Double? = nil,
                 lufs: Double? = nil, loudnessRange: Double? = nil,
                 features: [Float]? = nil, key: MusicalKey? = nil, duration: Double? = nil,
-                bpmConfidence: Double? = nil, bpmAlternative: Double? = nil, soundingDuration: Double? = nil) {
+                bpmConfidence: Double? = nil, bpmAlternative: Double? = nil, soundingDuration: Double? = nil,
+                tags: [Float]? = nil, embedding: [Float]? = nil) {
         self.path = path; self.title = title; self.artist = artist; self.album = album; self.genres = genres
         self.year = year; self.languageTag = languageTag; self.country = country; self.bpm = bpm; self.lufs = lufs
         self.loudnessRange = loudnessRange
         self.features = features; self.key = key; self.duration = duration
         self.bpmConfidence = bpmConfidence; self.bpmAlternative = bpmAlternative
         self.soundingDuration = soundingDuration
+        self.tags = tags; self.embedding = embedding
     }
 }

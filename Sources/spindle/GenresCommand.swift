@@ -13,10 +13,10 @@ struct GenresCommand: ParsableCommand {
             abstract: "Rebuild composite genres from tags and analysis.",
             discussion: """
                 Rules from data/genre-rules.toml (e.g. "{language} {family}", "{decade} {genre}") plus k-means \
-                clusters (k by the silhouette of the clusters that can be genres, fixed seed) over the \
-                feature vector and tempo, standardised and \
-                weighted \(SonicLibrary.weighting); each cluster is named from the traits that set \
-                it apart (brightness, percussiveness, noisiness, texture, tonal clarity, mode, tempo span, \
+                clusters (k by the silhouette of the clusters that can be genres, fixed seed) in the sonic \
+                space (\(SonicLibrary.weighting)); each cluster is named from the tagger's tags that set it \
+                apart ("Mellow Acoustic"), or without the tagger from the traits that do (brightness, \
+                percussiveness, noisiness, texture, tonal clarity, a mode most members share, tempo span, \
                 loudness); clusters that repeat a rule genre are merged into it; genres under `min_size` tracks \
                 (data/genre-rules.toml) or the confidence threshold are dropped. \
                 Every membership carries an explanation. Replaces the library's rows of composite_genres and \

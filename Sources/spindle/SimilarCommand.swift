@@ -7,9 +7,8 @@ struct SimilarCommand: ParsableCommand {
         commandName: "similar",
         abstract: "The tracks that sound most like one track.",
         discussion: """
-            Nearest tracks by the feature vector (timbre, rhythm and tonal dimensions, standardised over the \
-            library and weighted \(SonicLibrary.weighting)), each with its distance (0 = identical, about 1.4 between \
-            unrelated tracks) and a short why. PATH goes through the four-strategy resolver, so a player's \
+            Nearest tracks in the sonic space (\(SonicLibrary.weighting)), each with its distance (0 = identical, \
+            about 1.4 between unrelated tracks) and a short why (shared key and tempo, the tags both stand out on). PATH goes through the four-strategy resolver, so a player's \
             or server's path works. Needs `spindle analyze` to have run. --json prints {"input", "resolved", \
             "neighbours": [{"path", "distance", "why"}]}. Exit code 3 when PATH resolves to no analysed track.
             """)

@@ -340,17 +340,27 @@ final class ClusterNamingTests: XCTestCase {
         b[SonicTrait.brightness.index] = 1.3; b[SonicTrait.percussiveness.index] = 1.0; b[SonicTrait.noisiness.index] = -0.8
         var c = [Double](repeating: 0, count: SonicTrait.all.count)
         c[SonicTrait.loudness.index] = -1.2; c[SonicTrait.mode.index] = 0.9; c[SonicTrait.clarity.index] = 0.7
-        let names = SonicClusters.uniqueNames([(a, nil, 30), (b, nil, 20), (c, nil, 10)]).map(\.name)
+        let names = SonicClusters.uniqueNames([(a, nil, 30, nil), (b, nil, 20, nil), (c, nil, 10, true)]).map(\.name)
         XCTAssertEqual(names[0], "Bright Percussive")
         XCTAssertEqual(names[1], "Bright Percussive Clean")
         XCTAssertEqual(names[2], "Soft Minor", "mode reads last; two adjectives where two suffice")
         XCTAssertEqual(Set(names).count, 3)
     }
 
+    /// A cluster whose mode dimension leans minor but whose keyed members are mostly major is not "Minor"
+    /// (Joplin's Maple Leaf Rag in A♭ major opened a cluster named "Minor").
+    func testModeNamesAClusterOnlyWhenTwoThirdsOfItsKeysShareIt() {
+        var c = [Double](repeating: 0, count: SonicTrait.all.count)
+        c[SonicTrait.mode.index] = 1.4; c[SonicTrait.clarity.index] = 0.7
+        XCTAssertEqual(SonicClusters.uniqueNames([(c, nil, 10, true)]).first?.name, "Sparse Minor")
+        XCTAssertEqual(SonicClusters.uniqueNames([(c, nil, 10, nil)]).first?.name, "Sparse")
+        XCTAssertEqual(SonicClusters.uniqueNames([(c, nil, 10, false)]).first?.name, "Sparse")
+    }
+
     func testANarrowTempoSpanJoinsTheName() {
         var a = [Double](repeating: 0, count: SonicTrait.all.count)
         a[SonicTrait.brightness.index] = 1.2
         let span = SonicClusters.TempoRange(low: 125, high: 135, text: "125–135 BPM")
-        XCTAssertEqual(SonicClusters.uniqueNames([(a, span, 10)]).first?.name, "Bright 125–135 BPM")
+        XCTAssertEqual(SonicClusters.uniqueNames([(a, span, 10, nil)]).first?.name, "Bright 125–135 BPM")
     }
 }

@@ -37,8 +37,8 @@ public final class TagAnalyzer: Analyzer {
         name: "tagger", version: 1, needsMono: true, outputs: ["tag_probabilities", "embedding"],
         make: { format, options in TagAnalyzer(format: format, options: options) },
         values: { r in
-            ["tag_probabilities": r.tags.map { .bytes(Data(FloatBlob.encode($0))) },
-             "embedding": r.embedding.map { .bytes(Data(FloatBlob.encode($0))) }]
+            ["tag_probabilities": r.tags.map { .bytes(FloatBlob.encode($0)) },
+             "embedding": r.embedding.map { .bytes(FloatBlob.encode($0)) }]
         })
 }
 

@@ -12,19 +12,39 @@ public enum MusicnnTags {
     public static func top(_ probabilities: [Float], count: Int) -> [(tag: String, probability: Float)] {
         zip(names, probabilities).sorted { $0.1 > $1.1 }.prefix(count).map { ($0.0, $0.1) }
     }
-}
 
-/// Float vectors as the database keeps them: float32, little-endian.
-public enum FloatBlob {
-    public static func encode(_ values: [Float]) -> [UInt8] {
-        values.flatMap { v in withUnsafeBytes(of: v.bitPattern.littleEndian) { Array($0) } }
+    /// The tags that say how music feels rather than what it is: what `tags write-analysis --mood` writes.
+    public static let moods: Set<String> = ["happy", "sad", "Mellow", "chill", "chillout", "beautiful", "sexy", "catchy",
+                                            "party", "easy listening"]
+
+    /// A tag as a sentence says it: "mellow", "heavy metal", "r&b".
+    public static func word(_ index: Int) -> String {
+        names[index] == "rnb" ? "r&b" : names[index].lowercased()
     }
 
-    public static func decode(_ bytes: some Collection<UInt8>) -> [Float]? {
-        guard bytes.count % 4 == 0 else { return nil }
-        let b = Array(bytes)
-        return stride(from: 0, to: b.count, by: 4).map { i in
-            Float(bitPattern: UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24)
+    /// A tag as a name says it: "Mellow", "Heavy Metal", "R&B", "Hip-Hop".
+    public static func title(_ index: Int) -> String {
+        if names[index] == "rnb" { return "R&B" }
+        return names[index].split(separator: " ").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+    }
+
+    /// The first `count` of `ranked` that say different things: a tag whose words begin, or are begun by,
+    /// one already taken ("electronica" after "electronic", "female vocalist" after "female vocalists",
+    /// "chillout" after "chill"), or that a taken one narrows ("metal" after "heavy metal"), adds nothing;
+    /// one that narrows a taken one ("heavy metal" after "metal") takes its place.
+    public static func distinct(_ ranked: [Int], count: Int) -> [Int] {
+        var taken: [Int] = []
+        for i in ranked {
+            let w = word(i)
+            if let broader = taken.firstIndex(where: { w.hasSuffix(" " + word($0)) }) {
+                taken[broader] = i
+                continue
+            }
+            if taken.contains(where: { let t = word($0); return t.hasPrefix(w) || w.hasPrefix(t) || t.hasSuffix(" " + w) }) {
+                continue
+            }
+            if taken.count < count { taken.append(i) }
         }
+        return taken
     }
 }

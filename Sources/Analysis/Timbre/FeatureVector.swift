@@ -21,16 +21,10 @@ public struct FeatureVector: Sendable, Equatable {
     }
 
     /// Little-endian float32s, the stored form.
-    public var encoded: Data {
-        var data = Data(capacity: values.count * 4)
-        for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
-        return data
-    }
+    public var encoded: Data { FloatBlob.encode(values) }
 
     public init?(encoded data: Data) {
-        guard data.count % 4 == 0 else { return nil }
-        values = data.withUnsafeBytes { raw in
-            (0..<raw.count / 4).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
-        }
+        guard let values = FloatBlob.decode(data) else { return nil }
+        self.values = values
     }
 }

@@ -7,8 +7,8 @@ import Store
 /// them: tags, analysis, and the feature vectors of the features analyzer's version most rows hold
 /// (rows of another version wait for their re-analysis and are left out of the sonic space meanwhile).
 public struct SonicLibrary: Sendable {
-    /// Each group's share of the sonic space's distances, for help texts (the command line imports no Genres).
-    public static let weighting = SonicSpace.Group.weighting
+    /// What the sonic space measures, for help texts (the command line imports no Similarity).
+    public static let weighting = SonicSpace.description
 
     public var rows: [(fileId: Int64, input: TrackInput)]
     public var featureNames: [String]
@@ -21,6 +21,10 @@ public struct SonicLibrary: Sendable {
         for row in stored where row.features != nil { perVersion[row.featuresVersion ?? 0, default: 0] += 1 }
         let version = perVersion.max { ($0.value, $0.key) < ($1.value, $1.key) }?.key
         let names = version.flatMap { dimensions[$0] } ?? []
+        // Embeddings of one tagger version only, as with the vectors: another version's wait for their re-analysis.
+        var perTagger: [Int: Int] = [:]
+        for row in stored where row.embedding != nil { perTagger[row.taggerVersion ?? 0, default: 0] += 1 }
+        let tagger = perTagger.max { ($0.value, $0.key) < ($1.value, $1.key) }?.key
         let rows = stored.map { row in
             let t = row.track
             let vector = row.featuresVersion == version && !names.isEmpty
@@ -31,7 +35,9 @@ public struct SonicLibrary: Sendable {
                                            loudnessRange: row.loudnessRange, features: vector,
                                            key: row.key.flatMap(MusicalKey.init(name:)), duration: row.decodedDuration ?? t?.durationS,
                                            bpmConfidence: row.bpmConfidence, bpmAlternative: row.bpmAlternative,
-                                           soundingDuration: row.soundingDuration))
+                                           soundingDuration: row.soundingDuration,
+                                           tags: row.taggerVersion == tagger ? row.tagProbabilities.flatMap(FloatBlob.decode) : nil,
+                                           embedding: row.taggerVersion == tagger ? row.embedding.flatMap(FloatBlob.decode) : nil))
         }
         return SonicLibrary(rows: rows, featureNames: names)
     }

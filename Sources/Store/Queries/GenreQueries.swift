@@ -20,6 +20,10 @@ public enum GenreQueries {
         public var decodedDuration: Double?
         /// Seconds from the end of leading silence to the start of trailing silence, when analysed.
         public var soundingDuration: Double?
+        /// The tagger's stored tag probabilities and embedding, and the version of the tagger that wrote them.
+        public var tagProbabilities: Data?
+        public var embedding: Data?
+        public var taggerVersion: Int?
     }
 
     /// The tags genre building reads, of the `tracks` row: selected with the rest, as decoding whole
@@ -40,7 +44,8 @@ public enum GenreQueries {
             SELECT f.id, f.path, a.bpm, a.lufs_integrated, a.loudness_range_lu, a.key, a.features,
                    json_extract(a.analyzer_versions, '$.features'), t.file_id AS has_track, a.duration_s,
                    a.bpm_confidence, a.bpm_alternative, a.trail_silence_start_s - a.lead_silence_end_s,
-                   t.title, t.artist, t.album_artist, t.album, t.genres, t.year, t.language, t.release_country, t.duration_s
+                   t.title, t.artist, t.album_artist, t.album, t.genres, t.year, t.language, t.release_country, t.duration_s,
+                   a.tag_probabilities, a.embedding, json_extract(a.analyzer_versions, '$.tagger')
             FROM files f LEFT JOIN tracks t ON t.file_id = f.id
             LEFT JOIN analysis a ON a.file_id = f.id AND a.status = 'ok' AND \(AnalysisQueries.ofCurrentContent)
             WHERE f.root_id = ? AND f.status = 'present' ORDER BY f.path
@@ -51,7 +56,8 @@ public enum GenreQueries {
                        year: $0.at(18), language: $0.at(19), releaseCountry: $0.at(20), durationS: $0.at(21))
             return try Input(fileId: $0.at(0), path: $0.at(1), track: tags, bpm: $0.at(2), lufs: $0.at(3),
                              loudnessRange: $0.at(4), bpmConfidence: $0.at(10), bpmAlternative: $0.at(11), key: $0.at(5),
-                             features: $0.at(6), featuresVersion: $0.at(7), decodedDuration: $0.at(9), soundingDuration: $0.at(12))
+                             features: $0.at(6), featuresVersion: $0.at(7), decodedDuration: $0.at(9), soundingDuration: $0.at(12),
+                             tagProbabilities: $0.at(22), embedding: $0.at(23), taggerVersion: $0.at(24))
         }
     }
 
