@@ -123,7 +123,7 @@ struct TagsCommand: ParsableCommand {
     struct WriteAnalysis: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "write-analysis",
-            abstract: "Write BPM, ReplayGain (album gain too) and the key from the analysis into the files' tags.",
+            abstract: "Write BPM, ReplayGain (album gain too), the key and (--mood) mood words from the analysis into the files' tags.",
             discussion: """
                 BPM rounded; REPLAYGAIN_TRACK_GAIN as "-6.50 dB" (reference -18 LUFS), peaks linear; album gain \
                 from all the album's gating blocks; Opus files get R128_TRACK_GAIN / R128_ALBUM_GAIN (Q7.8, \
@@ -134,13 +134,21 @@ struct TagsCommand: ParsableCommand {
                 earlier version read a steady sound's tempo, or a drone's key); undo puts it back. Without --bpm, --replaygain or \
                 --key, all three. With --min-bpm-confidence 0.5, only tempi the analysis is sure of are written \
                 (at 0.5 or more nearly every held-out track was right, as docs/analysis.md's figures for each test set \
-                show; under it, a tempo can be twice or half the beat): what smart playlists filtering on BPM want.
+                show; under it, a tempo can be twice or half the beat): what smart playlists filtering on BPM want. \
+                --mood (asked for by name only, never part of the default three) writes MOOD, the field Navidrome \
+                reads, from the tagger's mood words (happy, sad, mellow, chill, beautiful, sexy, catchy, party, easy \
+                listening) at --min-mood-probability or more, at most three, most probable first; GENRE is never \
+                touched. Files the tagger has not run on are counted and left as they are.
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var edit: EditOptions
         @Flag(help: "The tempo (BPM, rounded; ID3 TBPM, MP4 tmpo).") var bpm = false
         @Flag(help: "Track and album gain and peak (REPLAYGAIN_*, or R128_* for Opus).") var replaygain = false
         @Flag(help: "The musical key (INITIALKEY).") var key = false
+        @Flag(help: "Mood words from the tagger (MOOD); needs the tagger's weights and an analysis with it.") var mood = false
+        @Option(name: .customLong("min-mood-probability"),
+                help: "Write a mood word only where the tagger gives it at least this probability (0-1; default 0.1).")
+        var minMoodProbability = 0.1
         @Option(name: .customLong("min-bpm-confidence"),
                 help: "Write the BPM only where bpm_confidence is at least this (0-1; default 0: every tempo).")
         var minBPMConfidence = 0.0
@@ -148,6 +156,7 @@ struct TagsCommand: ParsableCommand {
 
         func validate() throws {
             guard (0...1).contains(minBPMConfidence) else { throw ValidationError("--min-bpm-confidence takes 0 to 1") }
+            guard (0...1).contains(minMoodProbability) else { throw ValidationError("--min-mood-probability takes 0 to 1") }
         }
 
         func run() throws {
@@ -155,8 +164,9 @@ struct TagsCommand: ParsableCommand {
             if bpm { fields.insert(.bpm) }
             if replaygain { fields.insert(.replayGain) }
             if key { fields.insert(.key) }
+            if mood { fields.insert(.mood) }
             try TagsCommand.run(.analysis(fields.isEmpty ? .all : fields, paths: paths.isEmpty ? nil : paths,
-                                          minBPMConfidence: minBPMConfidence),
+                                          minBPMConfidence: minBPMConfidence, minMoodProbability: minMoodProbability),
                                 command: AnalysisTags.command, global: global, edit: edit)
         }
     }

@@ -68,3 +68,37 @@ final class TaggerTests: XCTestCase {
         XCTAssertEqual(levels[2], levels[0], accuracy: 0.15, "48 kHz against 16 kHz")
     }
 }
+
+extension TaggerTests {
+    /// `tags write-analysis --mood` writes MOOD from the tagger's mood words above the threshold, at most three,
+    /// and leaves GENRE as it was; without the tagger's results it says so and writes nothing.
+    func testMoodTagsComeFromTheTaggersMoodWordsAndGenreIsLeftAlone() throws {
+        let env = ["SPINDLE_MODELS_DIR": dir + "/models", "XDG_DATA_HOME": dir + "/data", "HOME": dir]
+        let base = ["--db", dir + "/s.db", "--library", dir + "/music"]
+        XCTAssertEqual(try CLI.run(base + ["tags", "set", "A/one.flac", "--set", "GENRE=Ragtime"], environment: env).status, 0)
+        XCTAssertEqual(try CLI.run(base + ["analyze"], environment: env).status, 0)
+        let untagged = try CLI.run(base + ["tags", "write-analysis", "--mood"], environment: env)
+        XCTAssertTrue(untagged.stdout.contains("get no MOOD") || untagged.stderr.contains("get no MOOD"), untagged.stdout + untagged.stderr)
+
+        try MusicnnFormulaWeights.write(into: dir + "/models")
+        XCTAssertEqual(try CLI.run(base + ["analyze"], environment: env).status, 0)
+        let none = try CLI.run(base + ["tags", "write-analysis", "--mood", "--min-mood-probability", "1"], environment: env)
+        XCTAssertEqual(none.status, 0, none.stderr)
+        XCTAssertNil(try tags(base, env)["MOOD"], "no mood word reaches probability 1")
+        let written = try CLI.run(base + ["tags", "write-analysis", "--mood", "--min-mood-probability", "0"], environment: env)
+        XCTAssertEqual(written.status, 0, written.stderr)
+        let after = try tags(base, env)
+        let moods = try XCTUnwrap(after["MOOD"], "\(after)")
+        XCTAssertEqual(moods.count, 3, "\(moods)")
+        let words = Set(MusicnnTags.moods.map { MusicnnTags.title(MusicnnTags.names.firstIndex(of: $0)!) })
+        XCTAssertTrue(moods.allSatisfy(words.contains), "\(moods)")
+        XCTAssertEqual(after["GENRE"], ["Ragtime"])
+        XCTAssertNil(after["BPM"], "--mood alone writes only MOOD")
+    }
+
+    private func tags(_ base: [String], _ env: [String: String]) throws -> [String: [String]] {
+        let show = try CLI.run(base + ["tags", "show", "--json", "A/one.flac"], environment: env)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(show.stdout.utf8)) as? [String: Any], show.stdout)
+        return try XCTUnwrap(object["tags"] as? [String: [String]], show.stdout)
+    }
+}

@@ -12,7 +12,8 @@ public struct TagfixRequest: Sendable {
         case file(String)
         case fixers([TagFixer], paths: [String]?)
         /// `minBPMConfidence`: a tempo whose `bpm_confidence` is under it is not written (0 writes every one).
-        case analysis(AnalysisTags.Fields, paths: [String]?, minBPMConfidence: Double = 0)
+        /// `minMoodProbability`: a mood word the tagger gives under it is not written to MOOD.
+        case analysis(AnalysisTags.Fields, paths: [String]?, minBPMConfidence: Double = 0, minMoodProbability: Double = 0.1)
         case undo(batch: Int64?)
 
         /// Whether someone typed the keys (`tags set`, `tags apply`), so they are checked against TagLib's names;

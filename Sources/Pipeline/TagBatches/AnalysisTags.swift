@@ -22,6 +22,8 @@ public enum AnalysisTags {
         public static let bpm = Fields(rawValue: 1)
         public static let replayGain = Fields(rawValue: 2)
         public static let key = Fields(rawValue: 4)
+        /// MOOD from the tagger's mood words: asked for by name only, never part of `all`.
+        public static let mood = Fields(rawValue: 8)
         public static let all: Fields = [.bpm, .replayGain, .key]
     }
 
@@ -104,6 +106,7 @@ public enum AnalysisTags {
         var key: MusicalKey?
         var lufs: Double?
         var truePeakDB: Double?
+        var tagProbabilities: [Float]?
         var album: AlbumKey?
         /// Tags an earlier `write-analysis` wrote that the analysis no longer supports (`withdrawn`).
         var withdrawn: [String] = []
@@ -119,7 +122,8 @@ public enum AnalysisTags {
     /// recording copied over it, as a re-rip or a better download is) keeps its tags until `analyze` has run,
     /// and its results count in no album. `analysedContent` is each edit's file as analysed, for the batch to
     /// refuse a file that changed between this and its writing.
-    static func edits(paths: [String]?, fields: Fields, minBPMConfidence: Double = 0, database: SpindleDatabase,
+    static func edits(paths: [String]?, fields: Fields, minBPMConfidence: Double = 0, minMoodProbability: Double = 0.1,
+                      database: SpindleDatabase,
                       rootPath: String) throws -> (edits: [(String, TagEdit)], notes: [String], analysedContent: [String: String]) {
         let replayGain = fields.contains(.replayGain)
         // Gating blocks are fetched per album below, not for the whole library at once (tens of KB a track).
@@ -134,7 +138,7 @@ public enum AnalysisTags {
         let tracks = zip(rows, keys).map { row, key -> Track in
             Track(fileId: row.fileId, path: row.path, codec: row.codec, bpm: row.bpm, bpmConfidence: row.bpmConfidence,
                   key: row.key.flatMap(MusicalKey.init(name:)), lufs: row.lufs, truePeakDB: row.truePeakDB,
-                  album: key.flatMap { joined[$0] }, withdrawn: Self.withdrawn(row, lastWrites: lastWrites),
+                  tagProbabilities: row.tagProbabilities.flatMap(FloatBlob.decode), album: key.flatMap { joined[$0] }, withdrawn: Self.withdrawn(row, lastWrites: lastWrites),
                   current: row.writable)
         }
         var notes: [String] = []
@@ -154,14 +158,25 @@ public enum AnalysisTags {
                          + "then (`spindle status` lists them); their tags, and their albums' album gain, are left as they are")
         }
         var edits: [(String, TagEdit)] = []
-        var unsure = 0, withdrawn = 0
+        var unsure = 0, withdrawn = 0, untagged = 0
         for t in tracks where t.current && wanted?.contains(t.path) ?? true {
-            let edit = Self.edit(for: t, fields: fields, minBPMConfidence: minBPMConfidence, albums: albums, unsure: &unsure)
+            var edit = Self.edit(for: t, fields: fields, minBPMConfidence: minBPMConfidence, albums: albums, unsure: &unsure)
+            if fields.contains(.mood) {
+                if let probabilities = t.tagProbabilities, probabilities.count == MusicnnTags.names.count {
+                    let moods = Self.moods(probabilities, minimum: minMoodProbability)
+                    if !moods.isEmpty { edit.set["MOOD"] = moods }
+                } else {
+                    untagged += 1
+                }
+            }
             if !edit.unset.isEmpty { withdrawn += 1 }
             if !edit.isEmpty { edits.append((t.path, edit)) }
         }
         if withdrawn > 0 {
             notes.append("\(withdrawn) file(s) lose a BPM or key tag an earlier write-analysis gave them: no tempo or key is found in them now")
+        }
+        if untagged > 0 {
+            notes.append("\(untagged) file(s) get no MOOD: the tagger has not run on them (\(TaggerModel.howToEnable), then `spindle analyze`)")
         }
         if unsure > 0 {
             notes.append(String(format: "%d file(s) keep their BPM tag: tempo confidence under %.2f", unsure, minBPMConfidence))
@@ -266,6 +281,15 @@ public enum AnalysisTags {
             guard unsupported, let tagged = row.tagged[name], let last = lastWrites[name]?[row.fileId] else { return false }
             return last.command == command && TagBatch.values(last.newValues) == [tagged]
         }
+    }
+
+    /// The mood words among a track's tags at `minimum` or more, most probable first, each once ("Chill" for
+    /// chill and chillout): what MOOD holds, Navidrome's mood field. GENRE is never touched.
+    static func moods(_ probabilities: [Float], minimum: Double) -> [String] {
+        let ranked = MusicnnTags.names.indices
+            .filter { MusicnnTags.moods.contains(MusicnnTags.names[$0]) && Double(probabilities[$0]) >= minimum }
+            .sorted { (probabilities[$0], $1) > (probabilities[$1], $0) }
+        return MusicnnTags.distinct(ranked, count: 3).map(MusicnnTags.title)
     }
 
     /// Extensions of the formats TagLib tags with Vorbis comments (FLAC, Ogg) or APEv2 (WavPack, Monkey's Audio,

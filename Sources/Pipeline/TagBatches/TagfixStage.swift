@@ -35,11 +35,11 @@ extension LibraryJobs {
             }
             let taxonomy = fixers.contains(.genreAliases) ? try DataFiles.taxonomy() : nil
             edits = TagFixer.edits(fixers, files: files, taxonomy: taxonomy)
-        case .analysis(let fields, let paths, let minBPMConfidence):
+        case .analysis(let fields, let paths, let minBPMConfidence, let minMoodProbability):
             wholeLibrary = paths?.isEmpty ?? true
             let targets = try paths.map { try targetPaths($0, resolver: resolver, database: database, root: root) }
             let made = try AnalysisTags.edits(paths: targets, fields: fields, minBPMConfidence: minBPMConfidence,
-                                              database: database, rootPath: root.path)
+                                              minMoodProbability: minMoodProbability, database: database, rootPath: root.path)
             (edits, notes, analysedContent) = (made.edits, made.notes, made.analysedContent)
         case .undo: edits = []
         }

@@ -325,6 +325,8 @@ public enum AnalysisQueries {
         public var current: Bool
         /// Whether the analysis is of part of the file only (`damage`: cut short, or still being copied then).
         public var partial: Bool
+        /// The tagger's tag probabilities (float32 blob), when it ran.
+        public var tagProbabilities: Data?
         /// Whether the results may go into the file's tags: of its present content, and of all of it.
         public var writable: Bool { current && !partial }
     }
@@ -345,7 +347,8 @@ public enum AnalysisQueries {
                    json_extract(a.analyzer_versions, '$.tempo') IS NOT NULL,
                    json_extract(a.analyzer_versions, '$.features') IS NOT NULL,
                    a.content_key, \(ofCurrentContent), a.damage IS NOT NULL,
-                   \(withdrawableTags.map { "json_extract(t.properties, '$.\($0)[0]')" }.joined(separator: ", "))
+                   \(withdrawableTags.map { "json_extract(t.properties, '$.\($0)[0]')" }.joined(separator: ", ")),
+                   a.tag_probabilities
             FROM files f JOIN library_roots r ON r.id = f.root_id
             JOIN analysis a ON a.file_id = f.id AND a.status = 'ok' LEFT JOIN tracks t ON t.file_id = f.id
             WHERE r.path = ? AND f.status = 'present' ORDER BY f.path
@@ -353,7 +356,7 @@ public enum AnalysisQueries {
             try ForTags(fileId: $0.at(0), path: $0.at(1), codec: $0.at(2), bpm: $0.at(3), bpmConfidence: $0.at(9), key: $0.at(8),
                         lufs: $0.at(4), truePeakDB: $0.at(5), album: $0.at(6), albumArtist: $0.at(7), musicbrainzAlbumId: $0.at(10),
                         tempoMeasured: $0.at(11), keyMeasured: $0.at(12), tagged: tagged($0), analysedContent: $0.at(13),
-                        current: $0.at(14), partial: $0.at(15))
+                        current: $0.at(14), partial: $0.at(15), tagProbabilities: $0.at(16 + withdrawableTags.count))
         }
     }
 }
