@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/install-deps.sh
 swift build -c release --product spindle 2>&1 | tail -n 1
+# The tagger's weights (MusiCNN, ISC licence) from PyPI, sha256 checked; without them Spindle runs without the
+# tagger and says so.
+python3 scripts/fetch-musicnn.py || echo "[spindle] MusiCNN's weights could not be fetched: the tagger stays off"
 BIN=.build/release/spindle
 DB=${SPINDLE_DB:-$(mktemp -d)/spindle.db}
 echo "[spindle] database: $DB"

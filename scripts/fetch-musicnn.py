@@ -6,7 +6,9 @@ checkpoint, musicnn/MSD_musicnn/.index (a table of tensor name, dtype, shape and
 (raw float32). The wheel is checked against its pinned sha256; only the network's own variables are kept (the
 checkpoint also holds Adam's slots and counters). No TensorFlow is needed.
 
-    scripts/fetch-musicnn.py [OUT]     default OUT: $XDG_DATA_HOME/spindle/models/musicnn-msd.weights
+    scripts/fetch-musicnn.py [--force] [OUT]     default OUT: $XDG_DATA_HOME/spindle/models/musicnn-msd.weights
+
+An OUT already holding the weights is kept (--force fetches again).
 
 The output: b"SPNWGT01", uint32 count, then per tensor: uint16 name length, name (UTF-8), uint8 rank, uint32
 dims, float32 values, all little-endian.
@@ -96,8 +98,21 @@ def tensors(index, data):
 
 
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+    args = sys.argv[1:]
+    if any(a in ("-h", "--help") for a in args):
+        print(__doc__)
+        return
+    force = "--force" in args
+    args = [a for a in args if a != "--force"]
+    if any(a.startswith("-") for a in args) or len(args) > 1:
+        sys.exit("usage: scripts/fetch-musicnn.py [--force] [OUT]")
+    out = args[0] if args else os.path.join(
         os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share"), "spindle", "models", "musicnn-msd.weights")
+    if not force and os.path.exists(out):
+        with open(out, "rb") as f:
+            if f.read(8) == b"SPNWGT01":
+                print(f"MusiCNN's weights are already in {out} (--force fetches them again)", file=sys.stderr)
+                return
     print(f"fetching {URL.rsplit('/', 1)[1]} from PyPI", file=sys.stderr)
     wheel = urllib.request.urlopen(URL, timeout=120).read()
     digest = hashlib.sha256(wheel).hexdigest()

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Spindle builds against (and ffmpeg, which tests use to write M4A files).
+# Installs the Debian packages Spindle builds against (and ffmpeg, which tests use to write M4A files; python3
+# and ca-certificates, with which scripts/fetch-musicnn.py fetches the tagger's weights).
 # Does nothing when they are all present already.
 set -euo pipefail
 PKGS="pkg-config libsndfile1-dev libflac-dev libmpg123-dev libfftw3-dev libopenblas-dev libtag1-dev libsqlite3-dev
-      libavformat-dev libavcodec-dev libswresample-dev libavutil-dev ffmpeg"
+      libavformat-dev libavcodec-dev libswresample-dev libavutil-dev ffmpeg python3 ca-certificates"
 missing=""
 for p in $PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then
