@@ -8,6 +8,7 @@ prints
   - for each transcode, whether `spindle similar` gives another encoding of the same recording first;
   - for each tracker render whose package has another render, whether its nearest other recording comes
     from the same package (copies of the track itself are skipped);
+  - for each render, whether its nearest other recording is of its kind (score, score with drums, tracker);
 and, with --baseline (needs librosa, e.g. the devset's venv python), the same two neighbour figures for
 20 MFCC means and standard deviations (librosa defaults, 22.05 kHz), z-scored, Euclidean.
 With --groups (for a truth file whose renders carry an origin and a group, such as the tempo corpus's from
@@ -72,7 +73,11 @@ def score(neighbours_of):
     for p in tracker:
         others = [q for q in neighbours_of(p, 25) if source(q) != source(p)]
         same_pkg += bool(others) and package(others[0]) == package(p)
-    return same_rec, same_pkg
+    same_kind = 0
+    for p in renders:
+        others = [q for q in neighbours_of(p, 25) if source(q) != source(p)]
+        same_kind += bool(others) and label(others[0]) == label(p)
+    return same_rec, same_pkg, same_kind
 
 group_of = lambda p: (truth[source(p)]['origin'], truth[source(p)].get('group'))
 group_sizes = Counter(group_of(p) for p in renders)
@@ -95,8 +100,8 @@ if groups_mode:
     show_groups('spindle similar', group_score(spindle_neighbours))
 else:
     s = score(spindle_neighbours)
-    print('spindle similar: transcode nearest is the same recording %d/%d; tracker nearest other recording from the same package %d/%d'
-          % (s[0], len(transcodes), s[1], len(tracker)))
+    print('spindle similar: transcode nearest is the same recording %d/%d; tracker nearest other recording from the same package %d/%d; '
+          'render nearest other recording of its kind %d/%d' % (s[0], len(transcodes), s[1], len(tracker), s[2], len(renders)))
 
 if '--baseline' in sys.argv:
     import numpy as np, librosa
@@ -116,5 +121,5 @@ if '--baseline' in sys.argv:
         show_groups('MFCC mean/std baseline', group_score(base_neighbours))
         sys.exit(0)
     b = score(base_neighbours)
-    print('MFCC mean/std baseline: transcode nearest is the same recording %d/%d; tracker nearest other recording from the same package %d/%d'
-          % (b[0], len(transcodes), b[1], len(tracker)))
+    print('MFCC mean/std baseline: transcode nearest is the same recording %d/%d; tracker nearest other recording from the same package %d/%d; '
+          'render nearest other recording of its kind %d/%d' % (b[0], len(transcodes), b[1], len(tracker), b[2], len(renders)))

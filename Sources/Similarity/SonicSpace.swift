@@ -9,9 +9,10 @@ import Foundation
 /// version do): MusiCNN's 200-wide penultimate layer, centred on the library's mean and scaled to unit
 /// length, so that the distance is a cosine one and two unrelated tracks lie about √2 apart, as in the
 /// feature basis. On the development set (133 files) it puts a render's nearest other recording among renders
-/// of its kind (score, score with drums, tracker) for 64 of 82 where the feature basis does for 60, keeps
+/// of its kind (score, score with drums, tracker) for 64 of 82 where the feature basis does for 61, keeps
 /// every transcode's nearest its other encoding (34 of 34), and finds a tracker module's package for 5 of 26
-/// (feature basis 6, an MFCC mean/std baseline 8). The feature vector still gives the traits that clusters and
+/// (feature basis 6, an MFCC mean/std baseline 8); its clusters' purity is 0.81 where the feature basis's is
+/// 0.68. The feature vector still gives the traits that clusters and
 /// explanations speak of, and tempo and key still order mixes.
 ///
 /// Without embeddings (no weights installed) the basis is the feature vector (`features`): every
