@@ -1,5 +1,6 @@
 @testable import Analysis
 import Foundation
+import GRDB
 import TestSupport
 import XCTest
 
@@ -100,5 +101,30 @@ extension TaggerTests {
         let show = try CLI.run(base + ["tags", "show", "--json", "A/one.flac"], environment: env)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(show.stdout.utf8)) as? [String: Any], show.stdout)
         return try XCTUnwrap(object["tags"] as? [String: [String]], show.stdout)
+    }
+}
+
+extension TaggerTests {
+    /// The same audio gives the same tags and embedding, bit for bit, on every run and in any job count.
+    func testTagsAndEmbeddingAreTheSameOnEveryRunInAnyJobCount() throws {
+        try Synth.write(Synth.noise(seconds: 8, rmsDBFS: -14, seed: 4), to: dir + "/music/A/two.flac", format: .flac16)
+        try Synth.write(Synth.chords(Synth.cadence(tonic: 9, minor: true), timbre: .organ), to: dir + "/music/A/three.flac", format: .flac16)
+        let env = ["SPINDLE_MODELS_DIR": dir + "/models"]
+        try MusicnnFormulaWeights.write(into: dir + "/models")
+        var runs: [[String: [UInt8]]] = []
+        for (name, jobs) in [("a", "1"), ("b", "2"), ("c", "2")] {
+            let db = dir + "/\(name).db"
+            let run = try CLI.run(["--db", db, "--library", dir + "/music", "analyze", "--jobs", jobs], environment: env)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            runs.append(try DatabaseQueue(path: db).read { db in
+                try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
+                    SELECT f.path, a.tag_probabilities, a.embedding FROM files f JOIN analysis a ON a.file_id = f.id
+                    """).map { ($0[0] as String, [UInt8]($0[1] as Data) + [UInt8]($0[2] as Data)) })
+            })
+        }
+        XCTAssertEqual(runs[0].count, 3)
+        XCTAssertTrue(runs[0].values.allSatisfy { $0.count == (50 + 200) * 4 })
+        XCTAssertEqual(runs[0], runs[1], "one job and two")
+        XCTAssertEqual(runs[1], runs[2], "two runs")
     }
 }
