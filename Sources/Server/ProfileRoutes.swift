@@ -149,6 +149,7 @@ struct ProfileRoutes: Sendable {
             ("key", .from(p.key)),
             ("key_strength", .from(p.keyStrength, digits: 3)),
             ("frames_count", .from(p.framesCount)),
+            ("top_tags", .topTags(encoded: profile.tagProbabilities)),
             ("analyzed_at", .string(p.analyzedAt.ISO8601Format())),
             ("resolved_by", .from(resolution.strategy)),
         ])

@@ -50,6 +50,7 @@ final class ServerTests: XCTestCase {
             }
             XCTAssertTrue(profile.keys.contains("key"))
             XCTAssertTrue(profile.keys.contains("bpm_alternative"), "null when the tempo stands clear, never missing")
+            XCTAssertTrue(profile.keys.contains("top_tags"), "null without the tagger, never missing")
         }
     }
 

@@ -47,9 +47,7 @@ public enum InspectReport {
             .from(a?.key?.key.name),
             .from(a?.key?.strength, digits: 3),
             .from(tempo?.alternative, digits: 2),
-            a?.tagProbabilities.map { p in
-                .array(MusicnnTags.top(p, count: 5).map { .object([("tag", .string($0.tag)), ("probability", .from(Double($0.probability), digits: 3))]) })
-            } ?? .null,
+            .topTags(a?.tagProbabilities),
         ]
         return .object(Array(zip(keys, values)))
     }

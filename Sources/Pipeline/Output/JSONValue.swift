@@ -1,3 +1,4 @@
+import Analysis
 import Foundation
 import Reports
 
@@ -53,4 +54,18 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
 
     static func quote(_ s: String) -> String { JSONText.quote(s) }
+}
+
+extension JSONValue {
+    /// `top_tags` as `inspect --json` and the read API give it: the tagger's five most probable tags,
+    /// [{"tag", "probability"}], or null when the tagger has not run.
+    public static func topTags(_ probabilities: [Float]?) -> JSONValue {
+        guard let probabilities, probabilities.count == MusicnnTags.names.count else { return .null }
+        return .array(MusicnnTags.top(probabilities, count: 5).map {
+            .object([("tag", .string($0.tag)), ("probability", .from(Double($0.probability), digits: 3))])
+        })
+    }
+
+    /// The same from the stored blob (`analysis.tag_probabilities`).
+    public static func topTags(encoded: Data?) -> JSONValue { topTags(encoded.flatMap(FloatBlob.decode)) }
 }

@@ -9,11 +9,14 @@ public struct TrackProfile: Sendable, Equatable, FetchableRecord {
     public var analysis: AnalysisRecord
     /// Whether the analysis is of the file's present content (`ServeQueries.profile`).
     public var current: Bool
+    /// The tagger's stored tag probabilities (float32 blob), when it ran.
+    public var tagProbabilities: Data?
 
     public init(row: Row) throws {
         path = try row.at("path")
         analysis = try AnalysisRecord(row: row)
         current = try row.at("current_content")
+        tagProbabilities = try row.at("tag_probabilities")
     }
 }
 
