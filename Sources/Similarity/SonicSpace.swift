@@ -109,7 +109,7 @@ public struct SonicSpace: Sendable {
     public init?(_ inputs: [TrackInput], names stored: [String]) {
         let vectors = inputs.filter { $0.features?.count == stored.count && !stored.isEmpty }
         let embedded = vectors.filter { $0.embedding?.count == Self.embeddingWidth && $0.tags?.count == MusicnnTags.names.count }
-        let basis: Basis = embedded.count >= 2 && embedded.count * 2 >= vectors.count ? .embedding : .features
+        let basis = Self.basis(vectors: vectors.count, embedded: embedded.count)
         let tracks = (basis == .embedding ? embedded : vectors).sorted { $0.path < $1.path }
         guard tracks.count >= 2 else { return nil }
         let names = stored + [Self.tempoDimension]
@@ -154,6 +154,12 @@ public struct SonicSpace: Sendable {
             self.tags = tags
             (tagMeans, tagSpreads) = (means, spreads)
         }
+    }
+
+    /// The basis a library of `vectors` tracks with a feature vector, `embedded` of them with an embedding too,
+    /// is measured on.
+    public static func basis(vectors: Int, embedded: Int) -> Basis {
+        embedded >= 2 && embedded * 2 >= vectors ? .embedding : .features
     }
 
     /// The tagger's embedding width (MusiCNN's penultimate layer).

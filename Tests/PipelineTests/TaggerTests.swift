@@ -76,25 +76,30 @@ extension TaggerTests {
     func testMoodTagsComeFromTheTaggersMoodWordsAndGenreIsLeftAlone() throws {
         let env = ["SPINDLE_MODELS_DIR": dir + "/models", "XDG_DATA_HOME": dir + "/data", "HOME": dir]
         let base = ["--db", dir + "/s.db", "--library", dir + "/music"]
+        try Synth.write(Synth.noise(seconds: 6, rmsDBFS: -16, seed: 2), to: dir + "/music/A/two.flac", format: .flac16)
         XCTAssertEqual(try CLI.run(base + ["tags", "set", "A/one.flac", "--set", "GENRE=Ragtime"], environment: env).status, 0)
         XCTAssertEqual(try CLI.run(base + ["analyze"], environment: env).status, 0)
         let untagged = try CLI.run(base + ["tags", "write-analysis", "--mood"], environment: env)
         XCTAssertTrue(untagged.stdout.contains("get no MOOD") || untagged.stderr.contains("get no MOOD"), untagged.stdout + untagged.stderr)
 
+        let before = try CLI.run(base + ["status"], environment: env)
+        XCTAssertTrue(before.stdout.contains("2 feature vectors, 0 tagger embeddings: similarity and clusters measure on the feature vector"), before.stdout)
         try MusicnnFormulaWeights.write(into: dir + "/models")
         XCTAssertEqual(try CLI.run(base + ["analyze"], environment: env).status, 0)
+        let after = try CLI.run(base + ["status"], environment: env)
+        XCTAssertTrue(after.stdout.contains("2 tagger embeddings: similarity and clusters measure on the embedding"), after.stdout)
         let none = try CLI.run(base + ["tags", "write-analysis", "--mood", "--min-mood-probability", "1"], environment: env)
         XCTAssertEqual(none.status, 0, none.stderr)
         XCTAssertNil(try tags(base, env)["MOOD"], "no mood word reaches probability 1")
         let written = try CLI.run(base + ["tags", "write-analysis", "--mood", "--min-mood-probability", "0"], environment: env)
         XCTAssertEqual(written.status, 0, written.stderr)
-        let after = try tags(base, env)
-        let moods = try XCTUnwrap(after["MOOD"], "\(after)")
+        let tagsAfter = try tags(base, env)
+        let moods = try XCTUnwrap(tagsAfter["MOOD"], "\(tagsAfter)")
         XCTAssertEqual(moods.count, 3, "\(moods)")
         let words = Set(MusicnnTags.moods.map { MusicnnTags.title(MusicnnTags.names.firstIndex(of: $0)!) })
         XCTAssertTrue(moods.allSatisfy(words.contains), "\(moods)")
-        XCTAssertEqual(after["GENRE"], ["Ragtime"])
-        XCTAssertNil(after["BPM"], "--mood alone writes only MOOD")
+        XCTAssertEqual(tagsAfter["GENRE"], ["Ragtime"])
+        XCTAssertNil(tagsAfter["BPM"], "--mood alone writes only MOOD")
     }
 
     private func tags(_ base: [String], _ env: [String: String]) throws -> [String: [String]] {

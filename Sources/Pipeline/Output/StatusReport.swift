@@ -1,5 +1,6 @@
 import Analysis
 import Foundation
+import Similarity
 import Store
 
 /// What the database holds: the `status` command's answer, printed from Store's snapshot.
@@ -67,6 +68,7 @@ public struct StatusReport: Sendable {
             ("roots", .array(s.roots.map { .string($0) })),
             ("roots_not_found", .array(s.roots.filter { !FileJobs.isFolder($0) }.map { .string($0) })),
             ("feature_vectors", .from(s.featureVectors)),
+            ("embeddings", .from(s.embeddings)),
             ("pending_for_newer_analyzers", .object(newerAnalyzers.sorted { $0.key < $1.key }.map { ($0.key, .from($0.value)) })),
         ])
     }
@@ -85,7 +87,8 @@ public struct StatusReport: Sendable {
             "files:     \(s.filesPresent) present, \(s.filesMissing) missing, \(s.tracks) with tags",
             "analysis:  \(analysed) current, \(pending) pending\(newer.isEmpty ? "" : " (for newer analyzers: \(AnalyzerUpdates.text(newer)))"), "
                 + "\(failing { $0 == "analyze" }) failing",
-            "features:  \(s.featureVectors) feature vectors (for similarity and clusters)",
+            "features:  \(s.featureVectors) feature vectors, \(s.embeddings) tagger embeddings: similarity and clusters measure on the "
+                + (SonicSpace.basis(vectors: s.featureVectors, embedded: s.embeddings) == .embedding ? "embedding" : "feature vector"),
         ]
         if !failures.isEmpty {
             // Every stage's: a file whose tags could not be read or written is not an analysis failure.

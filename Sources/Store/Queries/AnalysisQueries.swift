@@ -278,6 +278,14 @@ public enum AnalysisQueries {
     }
 
     /// Present files whose current analysis holds a feature vector.
+    /// Present files whose current analysis holds the tagger's embedding.
+    public static func embeddingCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM analysis a JOIN files f ON f.id = a.file_id
+            WHERE f.status = 'present' AND a.status = 'ok' AND a.embedding IS NOT NULL AND \(ofCurrentContent)
+            """) ?? 0
+    }
+
     public static func featureVectorCount(_ db: Database) throws -> Int {
         try Int.fetchOne(db, sql: """
             SELECT COUNT(*) FROM analysis a JOIN files f ON f.id = a.file_id

@@ -15,6 +15,7 @@ public struct StatusSnapshot: Sendable {
     public var storedVersions: [(versions: [String: Int], files: Int)] = []
     /// Present files with a current feature vector (for similarity and clustering).
     public var featureVectors = 0
+    public var embeddings = 0
     /// The latest outcome of each (file, stage) that failed, then the walk's unindexable entries.
     public var failures: [Failure] = []
     /// Files analysed from what could be decoded, with the reason.
@@ -35,6 +36,7 @@ public enum StatusQueries {
         (s.analysed, s.pending) = try AnalysisQueries.counts(db, versions: versions)
         s.storedVersions = try AnalysisQueries.storedVersions(db)
         s.featureVectors = try AnalysisQueries.featureVectorCount(db)
+        s.embeddings = try AnalysisQueries.embeddingCount(db)
         s.failures = try Row.fetchAll(db, sql: """
             SELECT f.path, rf.stage, rf.error FROM run_files rf JOIN files f ON f.id = rf.file_id
             WHERE f.status = 'present' AND rf.status = 'failed'
