@@ -86,6 +86,23 @@ final class TaggedSpaceTests: XCTestCase {
         XCTAssertTrue(member.explanation.contains("this track: heavy metal "), member.explanation)
     }
 
+    /// Tags every track holds alike at a few percent name nothing: a cluster no tag sets apart is named by
+    /// what was measured of it.
+    func testAClusterNoTagSetsApartIsNamedByItsMeasuredTraits() throws {
+        let bright = ["centroid_oct_mean", "rolloff_oct_mean"].map { SonicFixture.names.firstIndex(of: $0)! }
+        let tracks = TaggedFixture.tracks().map { t -> TrackInput in
+            var t = t
+            t.tags = t.tags!.map { _ in 0.05 }
+            if t.path.hasPrefix("g0") { for j in bright { t.features![j] += 4 } }
+            return t
+        }
+        let space = try XCTUnwrap(SonicSpace(tracks, names: SonicFixture.names))
+        let genres = SonicClusters(space: space, maxShare: 0.6, minSize: 3).genres()
+        let first = try XCTUnwrap(genres.first { $0.members.contains { $0.path.hasPrefix("g0") } })
+        XCTAssertTrue(first.name.hasPrefix("Bright"), first.name)
+        XCTAssertTrue(first.description.contains("set apart by no tag"), first.description)
+    }
+
     func testTheWhyNamesTheTagsBothTracksStandOutOn() throws {
         let space = try XCTUnwrap(SonicSpace(TaggedFixture.tracks(), names: SonicFixture.names))
         let row = try XCTUnwrap(space.index(of: "g0/00.flac"))
