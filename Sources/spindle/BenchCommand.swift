@@ -10,7 +10,7 @@ struct BenchCommand: ParsableCommand {
             Decodes every audio file under DIR (default: the library) once without analysis and once with \
             every analyzer, in one worker process as `analyze` runs them, in the same run, then again on \
             --jobs workers. No database is used; nothing under DIR is changed. With --sonic N, no audio: a \
-            synthetic library of N feature vectors in a temporary database, timing `similar` queries, a \
+            synthetic library of N tracks (feature vectors, tagger embeddings and tags) in a temporary database, timing `similar` queries, a \
             mix and `genres build` on it, with peak memory.
             """)
 

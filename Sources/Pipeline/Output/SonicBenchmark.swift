@@ -4,7 +4,7 @@ import GRDB
 import Similarity
 import Store
 
-/// `spindle bench --sonic N`: a synthetic library of N feature vectors (clustered, with tempi and keys) in a
+/// `spindle bench --sonic N`: a synthetic library of N tracks (feature vectors and tagger embeddings and tags, clustered, with tempi and keys) in a
 /// temporary database, and the time `similar`, `mix` and `genres build` take on it, with peak memory.
 public struct SonicBenchmark: Sendable {
     public var tracks = 0
@@ -64,11 +64,15 @@ public struct SonicBenchmark: Sendable {
         return report
     }
 
-    /// N tracks around 16 centres in the feature space, with a tempo and key per centre and some spread.
+    /// N tracks around 16 centres in the feature space and in the tagger's embedding and tags (so the space
+    /// is measured on the embedding, as a library with the tagger is), with a tempo and key per centre and
+    /// some spread.
     static func fill(_ database: SpindleDatabase, tracks n: Int, root: String, withServerIds: Bool) throws -> Int64 {
         let names = FeatureVector.names
         var rng = SeededRandom(seed: 0x50_41_1c)
         let centres = (0..<16).map { _ in names.map { _ in Float(rng.normal() * 1.5) } }
+        let embeddings = (0..<16).map { _ in (0..<SonicSpace.embeddingWidth).map { _ in Float(rng.normal() * 1.5) } }
+        let tagged = (0..<16).map { _ in MusicnnTags.names.map { _ in Float(rng.unit() * 0.3) } }
         let tempi = (0..<16).map { _ in 70 + 110 * rng.unit() }
         return try database.writer.write { db in
             let rootId = try FileQueries.ensureRoot(db, path: root)
@@ -80,11 +84,14 @@ public struct SonicBenchmark: Sendable {
             for (i, id) in ids.enumerated() {
                 let c = i % centres.count
                 let vector = FeatureVector(values: centres[c].map { $0 + Float(rng.normal()) })
-                var write = AnalysisWrite(fileId: id, contentKey: "k\(i)", status: .ok, seconds: 0, versions: ["features": 1])
+                var write = AnalysisWrite(fileId: id, contentKey: "k\(i)", status: .ok, seconds: 0,
+                                          versions: ["features": 1, TagAnalyzer.entry.name: TagAnalyzer.entry.version])
                 write.values = ["bpm": (tempi[c] * (1 + 0.04 * rng.normal())).databaseValue,
                                 "key": MusicalKey(tonic: Int(rng.next() % 12), minor: rng.next() % 2 == 0).name.databaseValue,
                                 "lufs_integrated": (-14 + 3 * rng.normal()).databaseValue,
-                                "features": vector.encoded.databaseValue]
+                                "features": vector.encoded.databaseValue,
+                                "embedding": FloatBlob.encode(embeddings[c].map { $0 + Float(rng.normal()) }).databaseValue,
+                                "tag_probabilities": FloatBlob.encode(tagged[c].map { min(1, max(0, $0 + Float(rng.normal() * 0.05))) }).databaseValue]
                 write.featureDimensions = (1, names)
                 try AnalysisQueries.save(write, in: db)
                 if withServerIds { try serverIds(db, track: i, fileId: id, path: records[i].path) }
