@@ -25,7 +25,7 @@ enum TagClusterWords {
 
     static func make(space: SonicSpace, clusters: [(rows: [Int], tempo: SonicClusters.TempoRange?)]) -> [ClusterWords] {
         let tagCount = MusicnnTags.names.count
-        let library = (0..<tagCount).map { t in (0..<space.count).reduce(0.0) { $0 + Double(space.tag($1, t)) } / Double(max(1, space.count)) }
+        let library = space.tagMeans
         var taken = Set<String>()
         var out = [ClusterWords?](repeating: nil, count: clusters.count)
         // Larger clusters choose first, so the names do not depend on the order k-means numbered them.

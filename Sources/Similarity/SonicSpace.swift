@@ -99,9 +99,9 @@ public struct SonicSpace: Sendable {
     /// Row-major, `tracks.count × MusicnnTags.names.count` tag probabilities in the embedding basis; empty
     /// in the feature basis.
     public let tags: [Float]
-    /// Each tag's mean and standard deviation over the space's tracks (embedding basis).
-    let tagMeans: [Float]
-    let tagSpreads: [Float]
+    /// Each tag's mean probability over the space's tracks, and its standard deviation (embedding basis).
+    public let tagMeans: [Double]
+    let tagSpreads: [Double]
 
     /// The space over the tracks whose vector has `names.count` values; others are left out (no vector yet,
     /// or a vector from another version of the analyzer), and in the embedding basis so are tracks without
@@ -143,16 +143,9 @@ public struct SonicSpace: Sendable {
             self.dimensions = Self.embeddingWidth
             self.values = Self.centredUnitRows(tracks.map { $0.embedding! }, width: Self.embeddingWidth)
             let tags = tracks.flatMap { $0.tags! }
-            let width = MusicnnTags.names.count
-            var means = [Float](repeating: 0, count: width), spreads = [Float](repeating: 0, count: width)
-            for j in 0..<width {
-                let column = stride(from: j, to: tags.count, by: width).map { Double(tags[$0]) }
-                let mean = column.reduce(0, +) / Double(column.count)
-                means[j] = Float(mean)
-                spreads[j] = Float((column.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(column.count)).squareRoot())
-            }
+            let moments = Self.columnMoments(tags.map(Double.init), present: nil, rows: tracks.count, columns: MusicnnTags.names.count)
             self.tags = tags
-            (tagMeans, tagSpreads) = (means, spreads)
+            (tagMeans, tagSpreads) = (moments.map(\.mean), moments.map(\.sd))
         }
     }
 
@@ -191,18 +184,24 @@ public struct SonicSpace: Sendable {
 
     /// The same, over `values` in place.
     static func standardise(_ values: inout [Double], present: [Bool], rows: Int, columns: Int) {
-        for j in 0..<columns {
-            var sum = 0.0, n = 0
-            for i in 0..<rows where present[i * columns + j] { sum += values[i * columns + j]; n += 1 }
-            let mean = n > 0 ? sum / Double(n) : 0
-            var squares = 0.0
-            for i in 0..<rows where present[i * columns + j] { let x = values[i * columns + j] - mean; squares += x * x }
-            let sd = n > 0 ? (squares / Double(n)).squareRoot() : 0
-            let usable = n >= 2 && sd > 1e-9
+        for (j, m) in columnMoments(values, present: present, rows: rows, columns: columns).enumerated() {
+            let usable = m.count >= 2 && m.sd > 1e-9
             for i in 0..<rows {
                 let k = i * columns + j
-                values[k] = usable && present[k] ? (values[k] - mean) / sd : 0
+                values[k] = usable && present[k] ? (values[k] - m.mean) / m.sd : 0
             }
+        }
+    }
+
+    /// Each column's mean and (population) standard deviation over its present values, and how many there are.
+    static func columnMoments(_ values: [Double], present: [Bool]?, rows: Int, columns: Int) -> [(mean: Double, sd: Double, count: Int)] {
+        (0..<columns).map { j in
+            var sum = 0.0, n = 0
+            for i in 0..<rows where present?[i * columns + j] ?? true { sum += values[i * columns + j]; n += 1 }
+            let mean = n > 0 ? sum / Double(n) : 0
+            var squares = 0.0
+            for i in 0..<rows where present?[i * columns + j] ?? true { let x = values[i * columns + j] - mean; squares += x * x }
+            return (mean, n > 0 ? (squares / Double(n)).squareRoot() : 0, n)
         }
     }
 
@@ -241,7 +240,7 @@ public struct SonicSpace: Sendable {
     /// How far a probability sits from the library's mean for that tag, in its standard deviations (0 for a
     /// tag every track shares alike).
     public func tagScore(_ probability: Double, _ index: Int) -> Double {
-        tagSpreads[index] > 1e-6 ? (probability - Double(tagMeans[index])) / Double(tagSpreads[index]) : 0
+        tagSpreads[index] > 1e-6 ? (probability - tagMeans[index]) / tagSpreads[index] : 0
     }
 
     public func tagScore(_ row: Int, _ index: Int) -> Double { tagScore(Double(tag(row, index)), index) }

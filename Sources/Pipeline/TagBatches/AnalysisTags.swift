@@ -160,15 +160,8 @@ public enum AnalysisTags {
         var edits: [(String, TagEdit)] = []
         var unsure = 0, withdrawn = 0, untagged = 0
         for t in tracks where t.current && wanted?.contains(t.path) ?? true {
-            var edit = Self.edit(for: t, fields: fields, minBPMConfidence: minBPMConfidence, albums: albums, unsure: &unsure)
-            if fields.contains(.mood) {
-                if let probabilities = t.tagProbabilities, probabilities.count == MusicnnTags.names.count {
-                    let moods = Self.moods(probabilities, minimum: minMoodProbability)
-                    if !moods.isEmpty { edit.set["MOOD"] = moods }
-                } else {
-                    untagged += 1
-                }
-            }
+            let edit = Self.edit(for: t, fields: fields, minBPMConfidence: minBPMConfidence, minMoodProbability: minMoodProbability,
+                                 albums: albums, unsure: &unsure, untagged: &untagged)
             if !edit.unset.isEmpty { withdrawn += 1 }
             if !edit.isEmpty { edits.append((t.path, edit)) }
         }
@@ -220,10 +213,11 @@ public enum AnalysisTags {
         return albums
     }
 
-    /// One track's edit: its BPM (when sure enough; else counted in `unsure`), key and ReplayGain, and the tags
-    /// an earlier write gave it that no result backs now.
-    private static func edit(for t: Track, fields: Fields, minBPMConfidence: Double,
-                             albums: [AlbumKey: (lufs: Double, peak: Double)?], unsure: inout Int) -> TagEdit {
+    /// One track's edit: its BPM (when sure enough; else counted in `unsure`), key, ReplayGain and mood words
+    /// (a track the tagger has not run on is counted in `untagged`), and the tags an earlier write gave it
+    /// that no result backs now.
+    private static func edit(for t: Track, fields: Fields, minBPMConfidence: Double, minMoodProbability: Double,
+                             albums: [AlbumKey: (lufs: Double, peak: Double)?], unsure: inout Int, untagged: inout Int) -> TagEdit {
         var edit = TagEdit()
         edit.unset = t.withdrawn.filter { fields.contains($0 == "BPM" ? .bpm : .key) }
         if fields.contains(.bpm), let b = t.bpm {
@@ -236,6 +230,14 @@ public enum AnalysisTags {
         if fields.contains(.key), let k = t.key {
             edit.set["INITIALKEY"] = [k.tagValue]
             if Self.freeFormTags.contains((t.path as NSString).pathExtension.lowercased()) { edit.set["KEY"] = [k.tagValue] }
+        }
+        if fields.contains(.mood) {
+            if let probabilities = t.tagProbabilities, probabilities.count == MusicnnTags.names.count {
+                let moods = Self.moods(probabilities, minimum: minMoodProbability)
+                if !moods.isEmpty { edit.set["MOOD"] = moods }
+            } else {
+                untagged += 1
+            }
         }
         if fields.contains(.replayGain), let lufs = t.lufs {
             let isOpus = t.codec == "opus"
@@ -283,8 +285,8 @@ public enum AnalysisTags {
         }
     }
 
-    /// The mood words among a track's tags at `minimum` or more, most probable first, each once ("Chill" for
-    /// chill and chillout): what MOOD holds, Navidrome's mood field. GENRE is never touched.
+    /// The mood words among a track's tags at `minimum` or more, most probable first, related ones once (the
+    /// more probable of "chill" and "chillout"): what MOOD holds, Navidrome's mood field. GENRE is never touched.
     static func moods(_ probabilities: [Float], minimum: Double) -> [String] {
         let ranked = MusicnnTags.names.indices
             .filter { MusicnnTags.moods.contains(MusicnnTags.names[$0]) && Double(probabilities[$0]) >= minimum }
