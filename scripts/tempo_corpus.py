@@ -8,6 +8,7 @@ music than the devset's `tune` split without touching its `check` split. Nothing
     python3 scripts/tempo_corpus.py OUT songs            # game songs written as MIDI by their composers (held out)
     python3 scripts/tempo_corpus.py OUT soundtracks      # recorded game soundtracks, no known tempo (held out)
     python3 scripts/tempo_corpus.py OUT recordings       # recorded rock songs charted for a rhythm game (held out)
+    python3 scripts/tempo_corpus.py OUT freedoom         # Freedoom's MIDI songs, rendered with another soundfont
     python3 scripts/tempo_corpus.py OUT truth            # OUT/truth.json for score_devset.py and peers_devset.py
 
 It reuses the devset's own builders (../shared/devset/devset.py: module analysis with libopenmpt, truth at
@@ -339,6 +340,71 @@ def build_songs(out):
         rewrite_entries(out, "song", done)
 
 
+def wad_songs(wad):
+    """(lump name, MIDI bytes) of the music lumps of a Doom WAD: a 12-byte header (kind, lump count, directory
+    offset), then 16-byte directory entries (offset, size, 8-byte name); music lumps are named D_*."""
+    import struct
+    data = wad.read_bytes()
+    _, count, directory = struct.unpack("<4sii", data[:12])
+    for i in range(count):
+        offset, size, name = struct.unpack("<ii8s", data[directory + 16 * i:directory + 16 * i + 16])
+        name = name.rstrip(b"\0").decode("ascii", "replace")
+        if name.startswith("D_") and data[offset:offset + 4] == b"MThd":
+            yield name, data[offset:offset + size]
+
+
+def grid_share(path):
+    """The share of the MIDI file's notes that start on its sixteenth-note or sixteenth-triplet grid (within a
+    48th of a beat). A song played in without a grid, or converted from a format without one, keeps a nominal
+    tempo that its notes do not follow."""
+    import mido
+    song = mido.MidiFile(str(path))
+    ppq, ticks = song.ticks_per_beat, []
+    for track in song.tracks:
+        t = 0
+        for message in track:
+            t += message.time
+            if message.type == "note_on" and message.velocity > 0:
+                ticks.append(t)
+    def on(t, step):
+        return min(t % step, step - t % step) <= ppq / 48
+    return sum(on(t, ppq / 4) or on(t, ppq / 6) for t in ticks) / max(1, len(ticks))
+
+
+def build_freedoom(out):
+    """Freedoom's music (rock, metal, techno, ambient and more by its many composers, written as MIDI),
+    rendered with the TimGM6mb soundfont so that the songs are not all heard through FluidR3. Songs whose notes
+    keep off their tempo's grid (`grid_share` under 0.85) are left out: their tempo is not the music's."""
+    done, add = appender(out, "freedoom")
+    dropped = False
+    folder, fonts = unpacked(out, "freedoom"), unpacked(out, "timgm6mb-soundfont")
+    if folder is None or fonts is None:
+        raise SystemExit("apt-get download failed for freedoom or timgm6mb-soundfont")
+    font = next(fonts.rglob("TimGM6mb.sf2"))
+    wav, mid = out / "work" / "freedoom.wav", out / "work" / "freedoom.mid"
+    seen = set()
+    for wad in sorted(folder.rglob("*.wad")):
+        for lump, data in wad_songs(wad):
+            if data in seen:
+                continue      # both games share some songs
+            seen.add(data)
+            name = "freedoom/%s__%s.flac" % (wad.stem, lump.lower())
+            mid.write_bytes(data)
+            bpm, length = midi_tempo(mid)
+            if grid_share(mid) < 0.85:
+                dropped = done.pop(name, None) is not None or dropped
+                continue
+            if name in done or bpm is None or length < 40:
+                continue
+            start = 10 if length > 75 else 0
+            D.sh(["fluidsynth", "-ni", "-q", "-g", "0.5", "-r", D.RATE, "-O", "float", "-T", "wav", "-F", wav, font, mid])
+            D.sh(["sox", "-R", "-D", wav, "-b", "16", "-c", "2", out / "audio" / name, "trim", start, 60, "gain", "-n", "-3"])
+            add({"path": name, "bpm": bpm, "origin": "freedoom", "group": wad.stem, "source": "%s:%s" % (wad.name, lump),
+                 **midi_key(mid, start, 60)})
+    if dropped:
+        rewrite_entries(out, "freedoom", done)
+
+
 SOUNDTRACKS = "singularity-music hyperrogue-music warzone2100-music asc-music drascula-music".split()
 
 
@@ -399,6 +465,7 @@ PARTS = {
     "songs": ("song", "songs", build_songs),
     "soundtracks": ("soundtrack", "soundtracks", build_soundtracks),
     "recordings": ("recording", "recordings", build_recordings),
+    "freedoom": ("freedoom", "freedoom", build_freedoom),
 }
 
 
