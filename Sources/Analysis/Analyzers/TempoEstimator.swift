@@ -2,11 +2,9 @@ import Foundation
 
 public struct TempoResult: Sendable, Equatable, Codable {
     public var bpm: Double?
-    /// 0..1, how far `bpm` can be trusted: at 0.5 or more it was right for 96–100 % of the held-out tracks
-    /// of the development set, game songs, electronic productions and programmed drum patterns. The square
-    /// root of the evidence (how periodic the onset strength is at the chosen tempo, times the share of
-    /// tracked beats that keep to one grid, less when another level is nearly as periodic), lowered for fast
-    /// reads (`TempoEstimator.fastRead`).
+    /// 0..1, how far `bpm` can be trusted (`TempoConfidence`): at 0.5 or more it was right for every one of
+    /// the held-out tracks of the development set, game songs, Freedoom's songs, electronic productions and
+    /// programmed drum patterns.
     public var confidence: Double
     /// Time of the first beat of the grid, seconds.
     public var firstBeat: Double?
@@ -15,8 +13,8 @@ public struct TempoResult: Sendable, Equatable, Codable {
     public var alternative: Double?
 
     /// The confidence from which `bpm` is taken as the tempo, where a caller has to decide (genre rules,
-    /// explanations, cluster names): the level `fastRead` and `splitLevelCost` were calibrated at. Below it, a tempo is
-    /// now and then another metrical level (7 of the development set's 37 renders), nearly always `alternative`.
+    /// explanations, cluster names): the level `TempoConfidence` was calibrated at. Below it, a tempo is now
+    /// and then another metrical level, nearly always `alternative`.
     public static let trusted = 0.5
 
     public init(bpm: Double?, confidence: Double, firstBeat: Double?, alternative: Double? = nil) {
@@ -102,23 +100,6 @@ public final class TempoEstimator: Analyzer {
     /// alternative. On the development set's tune split, 0.9 reports one for 25 of 41 renders and puts the
     /// true tempo in bpm or the alternative for 39 of 41 (bpm alone: 37).
     static let alternativeShare = 0.9
-    /// Confidence kept when an alternative level is reported: nearly all confident but wrong tempos are
-    /// twice or half the truth with the truth as the alternative, and the onsets are just as periodic at
-    /// the wrong level, so the split evidence itself has to cost. The largest cost that puts every tune
-    /// track at 0.5 or more right (0.8–1.0 tried); right among tracks at 0.5 or more, without → with it:
-    /// tune 97.8 → 100 %, held-out check 92.5 → 94.3 %, the independent corpus 85.5 → 90.6 %.
-    static let splitLevelCost = 0.9
-    /// Above this tempo the confidence falls with the `fastReadExponent`-th power of the tempo. Nearly every
-    /// wrong tempo is a fast read of music at half that tempo (83–100 BPM read at 166–200), whose onsets are
-    /// as periodic at either level, so the evidence alone cannot tell it: of the 181 tune tracks of the
-    /// development set and the tempo corpus, 16 of the 39 read at 160 or more were wrong, 3 of the 119 read
-    /// below 150. Chosen on those tracks (120–180 BPM, powers 2–8, roots of the evidence 0.2–1 tried), with the
-    /// square root of the evidence: right among tracks at 0.5 or more 95.7 → 99.2 %, their share 52 → 70 %;
-    /// the neighbouring settings (145–155 BPM, powers 4–8) give 98.4–99.2 %. Held out: the development set's
-    /// check split 94.1 → 100 % (share 52 → 48 %), 37 game songs 89.5 → 100 % (51 → 65 %), 33 electronic
-    /// productions 92.3 → 96.2 % (39 → 79 %), 29 drum patterns 87.5 → 88.0 % (83 → 86 %).
-    static let fastRead = 150.0
-    static let fastReadExponent = 6.0
     /// Onset strength (the envelope's 99th percentile) below which a track holds no onsets a listener would
     /// hear as beats, so it has no tempo: 2.3 is the flux of a 1 dB rise in ten bands (about an octave of
     /// partials). A steady tone's envelope is only the ripple of its phase against the frames (0.03–1.7
@@ -270,13 +251,11 @@ public final class TempoEstimator: Analyzer {
         let refined = beats?.gridPeriod ?? acfPeriod
         let finalBPM = self.bpm(period: refined)
         // Periodicity alone trusts music that is periodic at some level but whose beats the tracker cannot
-        // hold to one grid (a level between two, a dotted pulse). With the version-3 comb, on the development
-        // set's tune split the product put 95.6 % right among tracks at 0.5 or more (periodicity alone:
-        // 93.6 %); check: 84.1 % (82.6 %). Today's figures are at `splitLevelCost`.
+        // hold to one grid (a level between two, a dotted pulse): the confidence weighs both.
         let periodicity = max(0, min(1, Self.value(acf, at: acfPeriod) / acf[0]))
         let runnerUp = alternative(to: finalBPM, acf: acf) { comb(acf, $0) }
-        let evidence = periodicity * (beats?.onGrid ?? 0) * (runnerUp == nil ? 1 : Self.splitLevelCost)
-        let confidence = evidence.squareRoot() * min(1, pow(Self.fastRead / finalBPM, Self.fastReadExponent))
+        let confidence = TempoConfidence.of(periodicity: periodicity, onGrid: beats?.onGrid ?? 0,
+                                            splitLevels: runnerUp != nil, bpm: finalBPM)
         return TempoResult(bpm: finalBPM, confidence: confidence, firstBeat: firstBeat(period: refined, beats: beats),
                            alternative: runnerUp)
     }
@@ -391,7 +370,7 @@ public final class TempoEstimator: Analyzer {
 
 extension TempoEstimator {
     public static let entry = AnalyzerEntry(
-        name: "tempo", version: 14, needsMono: true,
+        name: "tempo", version: 15, needsMono: true,
         outputs: ["bpm", "bpm_confidence", "first_beat_s", "bpm_alternative"],
         make: { format, options in TempoEstimator(format: format, minBPM: options.minBPM, maxBPM: options.maxBPM) },
         values: { r in
