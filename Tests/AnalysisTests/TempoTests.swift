@@ -199,6 +199,15 @@ final class TempoTests: XCTestCase {
         XCTAssertGreaterThan(moderate.confidence, 0.5)
     }
 
+    // A plain rock beat at 85 under hi-hats as loud as its snare: the hats fill the snare band on every eighth,
+    // and version 14 read 170 at confidence 0.36 (85 with quiet hats).
+    func testABackbeatUnderLoudHatsKeepsItsTempo() {
+        for bpm in [85.0, 95.0] {
+            let r = tempo(Self.drums(bpm: bpm, seconds: 30, hat: 0.5))
+            XCTAssertTrue(within(r.bpm, bpm), "\(bpm): \(String(describing: r.bpm)) at \(r.confidence)")
+        }
+    }
+
     // A pulse that changes tempo halfway: periodic enough at either tempo, but the tracked beats keep to one
     // grid only about half the time. Such reads (Freedoom's E2M7, 160 read as 80 at 0.55 with 53 % of the beats
     // on the grid) were the sure but wrong ones; version 14 gave this track 0.52.
@@ -216,6 +225,33 @@ final class TempoTests: XCTestCase {
         XCTAssertGreaterThan(TempoConfidence.of(periodicity: 0.6, onGrid: 1, splitLevels: true, bpm: 120), 0.6)
         XCTAssertLessThan(TempoConfidence.of(periodicity: 1, onGrid: 1, splitLevels: false, bpm: 168), 0.5)
         XCTAssertEqual(TempoConfidence.of(periodicity: 1.2, onGrid: 1, splitLevels: false, bpm: 100), 1)
+    }
+
+    // Clicks at 184 under loud noise: as periodic at 92, and too unsure to tell; the level nearer the felt tempo
+    // is read on its own beats, with 184 as the alternative and no more confidence than the fast read had.
+    func testAnUnsureFastPulseIsReadAtItsHalf() throws {
+        let mix = zip(Synth.clicks(bpm: 184, seconds: 30), Synth.noise(seconds: 30, rmsDBFS: -16)).map { $0 + $1 }
+        let r = tempo(mix)
+        XCTAssertTrue(within(r.bpm, 92), "\(String(describing: r.bpm))")
+        XCTAssertTrue(within(try XCTUnwrap(r.alternative), 184))
+        XCTAssertLessThan(r.confidence, SplitLevel.undecided)
+        let beat = 60 / 184.0, first = try XCTUnwrap(r.firstBeat)
+        let offGrid = first.truncatingRemainder(dividingBy: beat)
+        XCTAssertLessThan(min(offGrid, beat - offGrid), 0.1 * beat, "the grid lies on the clicks")
+    }
+
+    /// Only an unsure read whose runner-up is its half, and only towards the felt tempo around 120 BPM.
+    func testSplitEvidenceGoesToTheLevelNearerTheFeltTempo() {
+        func read(_ bpm: Double, _ confidence: Double, _ alternative: Double?) -> TempoResult {
+            TempoResult(bpm: bpm, confidence: confidence, firstBeat: 0, alternative: alternative)
+        }
+        XCTAssertTrue(SplitLevel.prefersSlower(read(180, 0.15, 90)))
+        XCTAssertTrue(SplitLevel.prefersSlower(read(192, 0.05, 96.1)))
+        XCTAssertFalse(SplitLevel.prefersSlower(read(180, 0.3, 90)), "sure enough to stand")
+        XCTAssertFalse(SplitLevel.prefersSlower(read(150, 0.1, 75)), "150 is nearer 120 than 75 is")
+        XCTAssertFalse(SplitLevel.prefersSlower(read(180, 0.1, 120)), "a ternary runner-up is not the half")
+        XCTAssertFalse(SplitLevel.prefersSlower(read(90, 0.1, 180)), "never faster")
+        XCTAssertFalse(SplitLevel.prefersSlower(read(180, 0.1, nil)))
     }
 
     func testConfidenceSeparatesPulseFromNoise() throws {

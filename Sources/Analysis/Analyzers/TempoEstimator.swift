@@ -35,7 +35,8 @@ public struct TempoResult: Sendable, Equatable, Codable {
 /// choice one level slower: where the kick and the snare take turns at half the chosen tempo (`Backbeat`),
 /// that is the beat. Beats are tracked by dynamic programming (`BeatTracker`) over the whole envelope at the
 /// chosen period; the tempo and the first beat are the straight grid through those beats, so
-/// `first_beat_s + k · 60 / bpm` lands on them to the end of the track.
+/// `first_beat_s + k · 60 / bpm` lands on them to the end of the track. A read too unsure to choose between a
+/// level and its half is settled by the felt-tempo prior (`SplitLevel`).
 public final class TempoEstimator: Analyzer {
     private let onsets: OnsetEnvelope
     private let minBPM: Double
@@ -244,16 +245,27 @@ public final class TempoEstimator: Analyzer {
             bestBPM *= 1.5
         }
         bestBPM = backbeatLevel(bestBPM, acf: acf)
-        // Refine on the whole envelope's autocorrelation peak (parabolic interpolation around the period), then
-        // on the line through the tracked beats when they keep to one.
-        let acfPeriod = Self.refine(period: self.period(bpm: bestBPM), acf)
+        let read = self.read(at: bestBPM, acf: acf) { comb(acf, $0) }
+        guard let slower = read.alternative, SplitLevel.prefersSlower(read) else { return read }
+        // The level was the prior's call and the faster one lost the vote: the slower level is read on its own
+        // beats, with the faster as its alternative, and it is no surer than the read it replaced.
+        let swapped = self.read(at: slower, acf: acf) { comb(acf, $0) }
+        return TempoResult(bpm: swapped.bpm, confidence: min(read.confidence, swapped.confidence),
+                           firstBeat: swapped.firstBeat, alternative: read.bpm)
+    }
+
+    /// The tempo, grid, alternative and confidence of the level `bpm`: refined on the whole envelope's
+    /// autocorrelation peak (parabolic interpolation around the period), then on the line through the tracked
+    /// beats when they keep to one.
+    private func read(at bpm: Double, acf: [Double], comb: (Double) -> Double) -> TempoResult {
+        let acfPeriod = Self.refine(period: period(bpm: bpm), acf)
         let beats = BeatTracker.track(envelope, period: acfPeriod, settleFrames: headCapacity)
         let refined = beats?.gridPeriod ?? acfPeriod
         let finalBPM = self.bpm(period: refined)
         // Periodicity alone trusts music that is periodic at some level but whose beats the tracker cannot
         // hold to one grid (a level between two, a dotted pulse): the confidence weighs both.
         let periodicity = max(0, min(1, Self.value(acf, at: acfPeriod) / acf[0]))
-        let runnerUp = alternative(to: finalBPM, acf: acf) { comb(acf, $0) }
+        let runnerUp = alternative(to: finalBPM, acf: acf, comb: comb)
         let confidence = TempoConfidence.of(periodicity: periodicity, onGrid: beats?.onGrid ?? 0,
                                             splitLevels: runnerUp != nil, bpm: finalBPM)
         return TempoResult(bpm: finalBPM, confidence: confidence, firstBeat: firstBeat(period: refined, beats: beats),
