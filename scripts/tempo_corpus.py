@@ -9,6 +9,7 @@ music than the devset's `tune` split without touching its `check` split. Nothing
     python3 scripts/tempo_corpus.py OUT soundtracks      # recorded game soundtracks, no known tempo (held out)
     python3 scripts/tempo_corpus.py OUT recordings       # recorded rock songs charted for a rhythm game (held out)
     python3 scripts/tempo_corpus.py OUT freedoom         # Freedoom's MIDI songs, rendered with another soundfont
+    python3 scripts/tempo_corpus.py OUT songs2           # OpenTTD's songs again, through the TimGM6mb soundfont
     python3 scripts/tempo_corpus.py OUT truth            # OUT/truth.json for score_devset.py and peers_devset.py
 
 It reuses the devset's own builders (../shared/devset/devset.py: module analysis with libopenmpt, truth at
@@ -405,6 +406,27 @@ def build_freedoom(out):
         rewrite_entries(out, "freedoom", done)
 
 
+def build_songs_second_font(out):
+    """OpenTTD's songs again, rendered with the TimGM6mb soundfont instead of FluidR3: the same written
+    tempi heard through other instruments and drum sounds."""
+    done, add = appender(out, "song2")
+    openttd, fonts = unpacked(out, "openttd-openmsx"), unpacked(out, "timgm6mb-soundfont")
+    if None in (openttd, fonts):
+        raise SystemExit("apt-get download failed for openttd-openmsx or timgm6mb-soundfont")
+    font = next(fonts.rglob("TimGM6mb.sf2"))
+    wav = out / "work" / "song2.wav"
+    for source in sorted(openttd.rglob("*.mid")):
+        name = "song2/openttd__%s.flac" % source.stem
+        bpm, length = midi_tempo(source)
+        if name in done or bpm is None or length < 40:
+            continue
+        start = 10 if length > 75 else 0
+        D.sh(["fluidsynth", "-ni", "-q", "-g", "0.5", "-r", D.RATE, "-O", "float", "-T", "wav", "-F", wav, font, source])
+        D.sh(["sox", "-R", "-D", wav, "-b", "16", "-c", "2", out / "audio" / name, "trim", start, 60, "gain", "-n", "-3"])
+        add({"path": name, "bpm": bpm, "origin": "song2", "group": "openttd", "source": str(source),
+             **midi_key(source, start, 60)})
+
+
 SOUNDTRACKS = "singularity-music hyperrogue-music warzone2100-music asc-music drascula-music".split()
 
 
@@ -466,6 +488,7 @@ PARTS = {
     "soundtracks": ("soundtrack", "soundtracks", build_soundtracks),
     "recordings": ("recording", "recordings", build_recordings),
     "freedoom": ("freedoom", "freedoom", build_freedoom),
+    "songs2": ("song2", "songs", build_songs_second_font),
 }
 
 
