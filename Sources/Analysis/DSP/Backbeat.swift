@@ -21,8 +21,8 @@ enum Backbeat {
             let width = Int(Backbeat.levelSeconds * framesPerSecond) | 1
             self.kick = Backbeat.withoutLevel(kick, width: width)
             self.snare = Backbeat.withoutLevel(snare, width: width)
-            kickEnergy = Backbeat.dot(self.kick, self.kick)
-            guard kickEnergy > 0, Backbeat.dot(self.snare, self.snare) > 0 else { return nil }
+            kickEnergy = VectorOps.dot(self.kick, self.kick)
+            guard kickEnergy > 0, VectorOps.dot(self.snare, self.snare) > 0 else { return nil }
         }
 
         /// Kick and snare one `period` apart (either order), less two periods apart. What recurs every half
@@ -31,7 +31,7 @@ enum Backbeat {
         /// score under `TempoEstimator.backbeatEvidence` (a rock beat at 85 BPM under loud hats read 170).
         func score(period: Double) -> Double {
             let snare = Backbeat.withoutRecurrence(self.snare, every: period / 2)
-            let energy = (kickEnergy * Backbeat.dot(snare, snare)).squareRoot()
+            let energy = (kickEnergy * VectorOps.dot(snare, snare)).squareRoot()
             guard energy > 0 else { return 0 }
             func correlation(at lag: Double) -> Double {
                 let i = Int(lag.rounded(.down)), f = lag - Double(i)
@@ -52,10 +52,6 @@ enum Backbeat {
                          : VectorOps.dot(k.baseAddress! + shift, s.baseAddress!, n - shift)
             }
         }
-    }
-
-    static func dot(_ a: [Float], _ b: [Float]) -> Double {
-        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in VectorOps.dot(x.baseAddress!, y.baseAddress!, x.count) } }
     }
 
     /// x less the mean of its values `lag` before and after (linearly between frames; zero past either end):

@@ -104,6 +104,12 @@ enum VectorOps {
         return total
     }
 
+    /// Σ a[i]·b[i] over two arrays of the same length.
+    static func dot(_ a: [Float], _ b: [Float]) -> Double {
+        precondition(a.count == b.count)
+        return a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in dot(x.baseAddress!, y.baseAddress!, x.count) } }
+    }
+
     /// Lane-wise max |x| over the whole 8-float vectors of `count` samples (the tail is left to the caller).
     @inline(__always)
     private static func laneMaxAbs(_ p: UnsafePointer<Float>, _ count: Int) -> SIMD8<Float> {

@@ -278,18 +278,16 @@ public enum AnalysisQueries {
     }
 
     /// Present files whose current analysis holds a feature vector.
-    /// Present files whose current analysis holds the tagger's embedding.
-    public static func embeddingCount(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: """
-            SELECT COUNT(*) FROM analysis a JOIN files f ON f.id = a.file_id
-            WHERE f.status = 'present' AND a.status = 'ok' AND a.embedding IS NOT NULL AND \(ofCurrentContent)
-            """) ?? 0
-    }
+    public static func featureVectorCount(_ db: Database) throws -> Int { try presentCount(db, holding: "features") }
 
-    public static func featureVectorCount(_ db: Database) throws -> Int {
+    /// Present files whose current analysis holds the tagger's embedding.
+    public static func embeddingCount(_ db: Database) throws -> Int { try presentCount(db, holding: "embedding") }
+
+    /// Present files whose current analysis has `column` (one of this file's literals, never input) set.
+    private static func presentCount(_ db: Database, holding column: String) throws -> Int {
         try Int.fetchOne(db, sql: """
             SELECT COUNT(*) FROM analysis a JOIN files f ON f.id = a.file_id
-            WHERE f.status = 'present' AND a.status = 'ok' AND a.features IS NOT NULL AND \(ofCurrentContent)
+            WHERE f.status = 'present' AND a.status = 'ok' AND a.\(column) IS NOT NULL AND \(ofCurrentContent)
             """) ?? 0
     }
 
